@@ -1,0 +1,34 @@
+// An Article as JSON, with Readability.js's field names. The one place that
+// decides the wire shape of an extraction result; pithd and the pith CLI both
+// use it, and proto-docs/article.schema.json describes what it produces.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "pith/extract.hpp"
+
+namespace pith::extract {
+
+struct JsonOptions {
+    bool diagnostics = false;     // add "diagnostics": per-pass records and stage timings
+    bool include_content = true;  // "content" (article HTML); omitted when false
+    bool include_text = true;     // "textContent"; omitted when false
+};
+
+// The article as a JSON object:
+//   title, byline, dir, lang, content, textContent, length, excerpt, siteName,
+//   publishedTime (Readability.js names), then image, favicon, readerable,
+//   status (status_name), confidence, charset.
+// Absent optionals are null. When the article carries an error (status
+// budget_exceeded) it adds "error": {"code": error_code_name, "message"}.
+// With options.diagnostics it adds
+//   "diagnostics": {"passes": [{flags, elements_seen, candidate_count,
+//                               top_candidates: [{path, score, link_density}],
+//                               chosen_root, text_length, duration_us, outcome}],
+//                   "timings_us": {decode, parse, metadata, passes, serialize}}.
+// Strings are copied; the result does not refer to `article`. Reentrant. Strings
+// are passed through as they are, so dump() them with error_handler_t::replace
+// if they may hold invalid UTF-8.
+[[nodiscard]] nlohmann::json to_json(const Article& article, const JsonOptions& options = {});
+
+}  // namespace pith::extract

@@ -1,0 +1,133 @@
+// The extractor: HTML bytes in, an Article out. Readability.js's algorithm
+// (seeds 003 and 004) with element budgets, staged retry passes, a confidence
+// score and per-pass diagnostics (seeds 000 and 001).
+//
+// Thread-safety: extract() and is_probably_readable() are reentrant; run as many
+// concurrently as there are threads. They never throw on bad input.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pith/result.hpp"
+
+namespace pith::extract {
+
+// Heuristic flags of one pass (Readability.js FLAG_*). A typed bitmask.
+enum class PassFlags : std::uint8_t {
+    none = 0,
+    strip_unlikelys = 1U << 0U,
+    weight_classes = 1U << 1U,
+    clean_conditionally = 1U << 2U,
+    all = 0x7,
+};
+[[nodiscard]] constexpr PassFlags operator|(PassFlags a, PassFlags b) noexcept {
+    return static_cast<PassFlags>(static_cast<std::uint8_t>(a) | static_cast<std::uint8_t>(b));
+}
+[[nodiscard]] constexpr PassFlags operator&(PassFlags a, PassFlags b) noexcept {
+    return static_cast<PassFlags>(static_cast<std::uint8_t>(a) & static_cast<std::uint8_t>(b));
+}
+[[nodiscard]] constexpr PassFlags without(PassFlags a, PassFlags b) noexcept {
+    return static_cast<PassFlags>(static_cast<std::uint8_t>(a) & ~static_cast<std::uint8_t>(b));
+}
+[[nodiscard]] constexpr bool has(PassFlags set, PassFlags flag) noexcept {
+    return (set & flag) != PassFlags::none;
+}
+// The flags' names joined by '|', e.g. "strip_unlikelys|weight_classes"; "none".
+[[nodiscard]] std::string pass_flags_name(PassFlags flags);
+
+struct ExtractOptions {
+    std::string url;      // document URL: base for relative links ("" keeps them relative)
+    std::string charset;  // charset declared by the caller (HTTP Content-Type), may be ""
+    std::size_t max_input_bytes = 64U * 1024U * 1024U;  // refused before decoding
+    std::size_t max_elements = 0;          // 0 = unlimited (Readability maxElemsToParse)
+    std::size_t max_nesting_depth = 8192;  // estimate checked before parsing; 0 = unlimited
+    std::size_t char_threshold = 500;      // Readability DEFAULT_CHAR_THRESHOLD
+    std::size_t n_top_candidates = 5;      // Readability DEFAULT_N_TOP_CANDIDATES
+    PassFlags flags = PassFlags::all;      // flags of the first pass
+    bool retry = true;                     // drop flags one at a time while text is short
+    bool keep_classes = false;             // keep class attributes in content
+    std::vector<std::string> classes_to_preserve;  // besides "page"
+    bool disable_json_ld = false;
+    double link_density_modifier = 0.0;    // Readability linkDensityModifier
+};
+
+// Checks option ranges. Errors: invalid_argument naming the option.
+[[nodiscard]] Result<bool> validate(const ExtractOptions& options);
+
+enum class Status {
+    ok,               // a pass reached char_threshold
+    best_attempt,     // no pass did; the longest attempt is returned
+    no_content,       // nothing readable at all
+    budget_exceeded,  // refused by a budget; `error` says which
+};
+[[nodiscard]] std::string_view status_name(Status status) noexcept;
+
+struct CandidateInfo {
+    std::string path;  // CSS-like path, e.g. "html>body>div#main>article.post"
+    double score = 0.0;
+    double link_density = 0.0;
+};
+
+struct PassDiagnostics {
+    PassFlags flags = PassFlags::all;
+    std::size_t elements_seen = 0;     // elements visited by the candidate walk
+    std::size_t candidate_count = 0;   // nodes that received a content score
+    std::vector<CandidateInfo> top_candidates;
+    std::string chosen_root;           // path of the chosen top candidate
+    std::size_t text_length = 0;       // UTF-16 units of the pass's article text
+    std::int64_t duration_us = 0;
+    std::string outcome;               // "accepted", "too_short", "best_attempt", "no_candidates"
+};
+
+struct StageTimings {
+    std::int64_t decode_us = 0;
+    std::int64_t parse_us = 0;  // gumbo plus building pith's DOM
+    std::int64_t metadata_us = 0;
+    std::int64_t passes_us = 0;
+    std::int64_t serialize_us = 0;
+};
+
+struct Article {
+    // Readability.js field names and meanings.
+    std::optional<std::string> title;
+    std::optional<std::string> byline;
+    std::optional<std::string> dir;
+    std::optional<std::string> lang;
+    std::string content;       // HTML of the article
+    std::string text_content;  // its textContent
+    std::size_t length = 0;    // text_content length in UTF-16 code units
+    std::optional<std::string> excerpt;
+    std::optional<std::string> site_name;
+    std::optional<std::string> published_time;
+    // pith additions.
+    std::optional<std::string> image;
+    std::optional<std::string> favicon;
+    bool readerable = false;   // is_probably_readable's answer on the same document
+    Status status = Status::no_content;
+    double confidence = 0.0;   // in [0, 1]; see confidence.cpp for how
+    std::optional<Error> error;  // set when status is budget_exceeded
+    std::string charset;       // the charset the input was decoded from
+    std::vector<PassDiagnostics> passes;
+    StageTimings timings;
+};
+
+// Extracts the article from raw HTML bytes (any charset). Never throws on bad
+// input; a budget refusal is an Article with status budget_exceeded.
+[[nodiscard]] Article extract(std::string_view html_bytes, const ExtractOptions& options = {});
+
+struct ReadableOptions {
+    double min_score = 20.0;              // Readability-readerable minScore
+    std::size_t min_content_length = 140; // Readability-readerable minContentLength
+};
+
+// Readability's isProbablyReaderable preflight on raw HTML bytes.
+[[nodiscard]] bool is_probably_readable(std::string_view html_bytes,
+                                        std::string_view declared_charset = {},
+                                        const ReadableOptions& options = {});
+
+}  // namespace pith::extract

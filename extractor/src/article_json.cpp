@@ -1,0 +1,99 @@
+#include "pith/article_json.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace pith::extract {
+namespace {
+
+nlohmann::json optional_string(const std::optional<std::string>& value) {
+    if (!value) {
+        return nullptr;
+    }
+    return *value;
+}
+
+nlohmann::json pass_json(const PassDiagnostics& pass) {
+    nlohmann::json candidates = nlohmann::json::array();
+    for (const CandidateInfo& candidate : pass.top_candidates) {
+        candidates.push_back({
+            {"path", candidate.path},
+            {"score", candidate.score},
+            {"link_density", candidate.link_density},
+        });
+    }
+    return {
+        {"flags", pass_flags_name(pass.flags)},
+        {"elements_seen", pass.elements_seen},
+        {"candidate_count", pass.candidate_count},
+        {"top_candidates", std::move(candidates)},
+        {"chosen_root", pass.chosen_root},
+        {"text_length", pass.text_length},
+        {"duration_us", pass.duration_us},
+        {"outcome", pass.outcome},
+    };
+}
+
+nlohmann::json diagnostics_json(const Article& article) {
+    nlohmann::json passes = nlohmann::json::array();
+    for (const PassDiagnostics& pass : article.passes) {
+        passes.push_back(pass_json(pass));
+    }
+    const StageTimings& t = article.timings;
+    return {
+        {"passes", std::move(passes)},
+        {"timings_us",
+         {
+             {"decode", t.decode_us},
+             {"parse", t.parse_us},
+             {"metadata", t.metadata_us},
+             {"passes", t.passes_us},
+             {"serialize", t.serialize_us},
+         }},
+    };
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Article& article, const JsonOptions& options) {
+    nlohmann::json j = nlohmann::json::object();
+    j["title"] = optional_string(article.title);
+    j["byline"] = optional_string(article.byline);
+    j["dir"] = optional_string(article.dir);
+    j["lang"] = optional_string(article.lang);
+    if (options.include_content) {
+        j["content"] = article.content;
+    }
+    if (options.include_text) {
+        j["textContent"] = article.text_content;
+    }
+    j["length"] = article.length;
+    j["excerpt"] = optional_string(article.excerpt);
+    j["siteName"] = optional_string(article.site_name);
+    j["publishedTime"] = optional_string(article.published_time);
+    j["image"] = optional_string(article.image);
+    j["favicon"] = optional_string(article.favicon);
+    j["readerable"] = article.readerable;
+    j["status"] = std::string(status_name(article.status));
+    j["confidence"] = article.confidence;
+    j["charset"] = article.charset;
+    if (article.error) {
+        j["error"] = {
+            {"code", std::string(error_code_name(article.error->code))},
+            {"message", article.error->message},
+        };
+    } else if (article.status == Status::budget_exceeded) {
+        // The extractor always says which budget; never leave a client guessing.
+        j["error"] = {
+            {"code", std::string(error_code_name(ErrorCode::internal))},
+            {"message", "budget exceeded without an error record"},
+        };
+    }
+    if (options.diagnostics) {
+        j["diagnostics"] = diagnostics_json(article);
+    }
+    return j;
+}
+
+}  // namespace pith::extract

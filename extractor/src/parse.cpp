@@ -1,0 +1,280 @@
+// HTML to pith's DOM: budgets checked on a cheap estimate, gumbo parsing into
+// the document's arena, then one iterative copy into pith's compact nodes.
+#include <gumbo.h>
+
+#include <array>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "pith/dom.hpp"
+
+namespace pith::dom {
+
+namespace {
+
+void* arena_allocate(void* userdata, std::size_t size) {
+    return static_cast<Arena*>(userdata)->allocate(size, alignof(std::max_align_t));
+}
+
+// The arena frees everything at once; gumbo's individual frees (and the NULL
+// frees it is known to make) are no-ops. This also means gumbo_destroy_output,
+// whose walk recurses as deep as the document, never has to run.
+void arena_deallocate(void* /*userdata*/, void* /*ptr*/) {}
+
+// GumboTag -> pith Tag, built once.
+const std::array<Tag, GUMBO_TAG_LAST + 1>& gumbo_tag_map() {
+    static const auto map = [] {
+        std::array<Tag, GUMBO_TAG_LAST + 1> m{};
+        for (int t = 0; t < GUMBO_TAG_LAST; ++t) {
+            m[static_cast<std::size_t>(t)] = tag_from_name(gumbo_normalized_tagname(static_cast<GumboTag>(t)));
+        }
+        m[GUMBO_TAG_UNKNOWN] = Tag::other;
+        m[GUMBO_TAG_LAST] = Tag::other;
+        return m;
+    }();
+    return map;
+}
+
+std::string_view element_name(const GumboElement& element, Tag tag, Arena& arena) {
+    if (tag != Tag::other) {
+        return tag_name(tag);
+    }
+    if (element.tag != GUMBO_TAG_UNKNOWN) {
+        return gumbo_normalized_tagname(element.tag);  // static string inside gumbo
+    }
+    GumboStringPiece piece = element.original_tag;
+    gumbo_tag_from_original_text(&piece);
+    std::string name(piece.data != nullptr ? piece.data : "", piece.length);
+    for (char& c : name) {
+        if (c >= 'A' && c <= 'Z') {
+            c = static_cast<char>(c - 'A' + 'a');
+        }
+    }
+    if (element.tag_namespace == GUMBO_NAMESPACE_SVG) {
+        if (const char* svg_name = gumbo_normalize_svg_tagname(&piece)) {
+            return svg_name;
+        }
+    }
+    return name.empty() ? std::string_view("unknown") : arena.copy(name);
+}
+
+Node* convert_one(const GumboNode* g, Arena& arena) {
+    Node* n = arena.make<Node>();
+    switch (g->type) {
+    case GUMBO_NODE_DOCUMENT:
+        n->kind = NodeKind::document;
+        break;
+    case GUMBO_NODE_ELEMENT:
+    case GUMBO_NODE_TEMPLATE: {
+        const GumboElement& e = g->v.element;
+        n->kind = NodeKind::element;
+        n->tag = gumbo_tag_map()[static_cast<std::size_t>(e.tag)];
+        n->ns = e.tag_namespace == GUMBO_NAMESPACE_SVG      ? Namespace::svg
+                : e.tag_namespace == GUMBO_NAMESPACE_MATHML ? Namespace::mathml
+                                                            : Namespace::html;
+        n->name = element_name(e, n->tag, arena);
+        if (e.attributes.length > 0) {
+            n->attr_count = n->attr_capacity = e.attributes.length;
+            n->attrs = static_cast<Attribute*>(arena.allocate(sizeof(Attribute) * e.attributes.length, alignof(Attribute)));
+            for (unsigned i = 0; i < e.attributes.length; ++i) {
+                const auto* a = static_cast<const GumboAttribute*>(e.attributes.data[i]);
+                n->attrs[i] = Attribute{a->name, a->value};  // both live in the arena
+            }
+        }
+        break;
+    }
+    case GUMBO_NODE_TEXT:
+    case GUMBO_NODE_WHITESPACE:
+    case GUMBO_NODE_CDATA:
+        n->kind = NodeKind::text;
+        n->data = g->v.text.text;
+        break;
+    case GUMBO_NODE_COMMENT:
+        n->kind = NodeKind::comment;
+        n->data = g->v.text.text;
+        break;
+    }
+    return n;
+}
+
+const GumboVector* children_of(const GumboNode* g) {
+    if (g->type == GUMBO_NODE_DOCUMENT) {
+        return &g->v.document.children;
+    }
+    if (g->type == GUMBO_NODE_ELEMENT || g->type == GUMBO_NODE_TEMPLATE) {
+        return &g->v.element.children;
+    }
+    return nullptr;
+}
+
+bool is_ascii_alpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+char lower(char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// Elements that never hold children, or whose end tag the parser infers from
+// the next sibling: neither makes the tree deeper.
+bool adds_no_depth(std::string_view name) {
+    static constexpr std::array<std::string_view, 33> kNames = {
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+        "source", "track", "wbr", "keygen", "basefont", "bgsound", "frame", "p", "li", "dt",
+        "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot", "colgroup",
+        "rt", "rp"};
+    for (std::string_view n : kNames) {
+        if (n == name) {
+            return true;
+        }
+    }
+    return name == "html" || name == "head" || name == "body" || name == "caption";
+}
+
+// Finds the case-insensitive end tag "</name" from `pos`; returns its index or npos.
+std::size_t find_end_tag(std::string_view html, std::size_t pos, std::string_view name) {
+    while (true) {
+        pos = html.find("</", pos);
+        if (pos == std::string_view::npos || pos + 2 + name.size() > html.size()) {
+            return std::string_view::npos;
+        }
+        bool match = true;
+        for (std::size_t i = 0; i < name.size(); ++i) {
+            if (lower(html[pos + 2 + i]) != name[i]) {
+                match = false;
+                break;
+            }
+        }
+        if (match) {
+            return pos;
+        }
+        pos += 2;
+    }
+}
+
+}  // namespace
+
+MarkupEstimate estimate_markup(std::string_view html) noexcept {
+    MarkupEstimate estimate;
+    std::size_t depth = 0;
+    std::size_t pos = 0;
+    char name_buf[16];
+    while ((pos = html.find('<', pos)) != std::string_view::npos) {
+        ++pos;
+        if (pos >= html.size()) {
+            break;
+        }
+        if (html.compare(pos, 3, "!--") == 0) {
+            const std::size_t end = html.find("-->", pos + 3);
+            if (end == std::string_view::npos) {
+                break;
+            }
+            pos = end + 3;
+            continue;
+        }
+        const bool closing = html[pos] == '/';
+        const std::size_t name_start = pos + static_cast<std::size_t>(closing);
+        if (name_start >= html.size() || !is_ascii_alpha(html[name_start])) {
+            continue;
+        }
+        std::size_t name_end = name_start;
+        std::size_t len = 0;
+        while (name_end < html.size() && html[name_end] != '>' && html[name_end] != '/' &&
+               html[name_end] != ' ' && html[name_end] != '\t' && html[name_end] != '\n' &&
+               html[name_end] != '\r' && html[name_end] != '\f') {
+            if (len < sizeof(name_buf)) {
+                name_buf[len++] = lower(html[name_end]);
+            }
+            ++name_end;
+        }
+        const std::string_view name(name_buf, name_end - name_start <= sizeof(name_buf) ? len : 0);
+        pos = name_end;
+        if (closing) {
+            if (!adds_no_depth(name) && depth > 0) {
+                --depth;
+            }
+            continue;
+        }
+        ++estimate.elements;
+        const std::size_t tag_end = html.find('>', pos);
+        const bool self_closing = tag_end != std::string_view::npos && tag_end > 0 && html[tag_end - 1] == '/';
+        if (!self_closing && !adds_no_depth(name)) {
+            ++depth;
+            estimate.max_depth = std::max(estimate.max_depth, depth);
+        }
+        // Raw text elements hold no markup: jump to their end tag.
+        if (name == "script" || name == "style" || name == "textarea" || name == "title" ||
+            name == "xmp" || name == "noembed" || name == "noframes") {
+            const std::size_t end = find_end_tag(html, pos, name);
+            if (end == std::string_view::npos) {
+                break;
+            }
+            pos = end;
+        }
+    }
+    return estimate;
+}
+
+Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits) {
+    if (limits.max_elements > 0 || limits.max_nesting_depth > 0) {
+        const MarkupEstimate estimate = estimate_markup(utf8);
+        if (limits.max_elements > 0 && estimate.elements > limits.max_elements) {
+            return Error{ErrorCode::too_many_elements,
+                         "found about " + std::to_string(estimate.elements) + " elements, limit " +
+                             std::to_string(limits.max_elements)};
+        }
+        if (limits.max_nesting_depth > 0 && estimate.max_depth > limits.max_nesting_depth) {
+            return Error{ErrorCode::too_deep, "elements nest about " + std::to_string(estimate.max_depth) +
+                                                  " deep, limit " + std::to_string(limits.max_nesting_depth)};
+        }
+    }
+
+    Document doc;
+    Arena& arena = doc.arena();
+    GumboOptions options = kGumboDefaultOptions;
+    options.allocator = &arena_allocate;
+    options.deallocator = &arena_deallocate;
+    options.userdata = &arena;
+    options.max_errors = 0;  // pith never reads parse errors; don't record them
+    GumboOutput* output = gumbo_parse_with_options(&options, utf8.data(), utf8.size());
+    if (output == nullptr || output->document == nullptr) {
+        return Error{ErrorCode::parse_failed, "the HTML parser returned no document"};
+    }
+
+    // Iterative pre-order copy: (gumbo node, pith parent) pairs on an explicit stack.
+    Node* root = doc.root();
+    const GumboDocument& gdoc = output->document->v.document;
+    if (gdoc.has_doctype) {
+        Node* doctype = arena.make<Node>();
+        doctype->kind = NodeKind::doctype;
+        doctype->name = gdoc.name;
+        append_child(root, doctype);
+    }
+    std::vector<std::pair<const GumboNode*, Node*>> stack;
+    const GumboVector* top = children_of(output->document);
+    for (unsigned i = top->length; i > 0; --i) {
+        stack.emplace_back(static_cast<const GumboNode*>(top->data[i - 1]), root);
+    }
+    std::size_t element_count = 0;
+    while (!stack.empty()) {
+        const auto [g, parent] = stack.back();
+        stack.pop_back();
+        Node* n = convert_one(g, arena);
+        element_count += static_cast<std::size_t>(n->kind == NodeKind::element);
+        append_child(parent, n);
+        if (const GumboVector* kids = children_of(g)) {
+            for (unsigned i = kids->length; i > 0; --i) {
+                stack.emplace_back(static_cast<const GumboNode*>(kids->data[i - 1]), n);
+            }
+        }
+    }
+    // The estimate guards the parse; the exact count is the budget users see.
+    if (limits.max_elements > 0 && element_count > limits.max_elements) {
+        return Error{ErrorCode::too_many_elements, "found " + std::to_string(element_count) +
+                                                       " elements, limit " + std::to_string(limits.max_elements)};
+    }
+    return doc;
+}
+
+}  // namespace pith::dom

@@ -1,0 +1,47 @@
+// Text helpers with JavaScript's semantics, so that lengths and thresholds
+// match Readability.js: `\s` and trim() use ECMAScript's white space set, and
+// `.length` counts UTF-16 code units. All inputs are valid UTF-8.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace pith::dom {
+struct Node;
+}
+
+namespace pith::text {
+
+// Decodes one code point at `pos` and advances it. Input must be valid UTF-8.
+[[nodiscard]] char32_t next_code_point(std::string_view s, std::size_t& pos) noexcept;
+
+// ECMAScript WhiteSpace or LineTerminator (what `\s` and trim() match).
+[[nodiscard]] bool is_js_space(char32_t c) noexcept;
+
+// Length in UTF-16 code units (JavaScript's String.prototype.length).
+[[nodiscard]] std::size_t utf16_length(std::string_view s) noexcept;
+
+// String.prototype.trim().
+[[nodiscard]] std::string_view trim(std::string_view s) noexcept;
+
+// s.replace(/\s{2,}/g, " "): runs of two or more white space become one space.
+[[nodiscard]] std::string collapse_runs(std::string_view s);
+
+// Readability _getInnerText: textContent, trimmed, runs collapsed when `normalize`.
+[[nodiscard]] std::string inner_text(const dom::Node* node, bool normalize = true);
+
+// UTF-16 length of inner_text(node, normalize) without building the string.
+[[nodiscard]] std::size_t inner_text_length(const dom::Node* node, bool normalize = true);
+
+// ASCII lowercase copy (class names, ids, attribute values compared /i).
+[[nodiscard]] std::string to_lower_ascii(std::string_view s);
+[[nodiscard]] bool iequals_ascii(std::string_view a, std::string_view b) noexcept;
+[[nodiscard]] bool istarts_with_ascii(std::string_view s, std::string_view prefix) noexcept;
+// Case-insensitive (ASCII) substring search.
+[[nodiscard]] bool icontains_ascii(std::string_view haystack, std::string_view needle) noexcept;
+
+// Appends the UTF-8 encoding of `c`.
+void append_utf8(std::string& out, char32_t c);
+
+}  // namespace pith::text
