@@ -74,6 +74,11 @@ Node* convert_one(const GumboNode* g, Arena& arena) {
                 : e.tag_namespace == GUMBO_NAMESPACE_MATHML ? Namespace::mathml
                                                             : Namespace::html;
         n->name = element_name(e, n->tag, arena);
+        // Readability compares tagName against upper-case HTML names, which
+        // only HTML-namespace elements have: an <svg><title> is no <title>.
+        if (n->ns != Namespace::html) {
+            n->tag = Tag::other;
+        }
         if (e.attributes.length > 0) {
             n->attr_count = n->attr_capacity = e.attributes.length;
             n->attrs = static_cast<Attribute*>(arena.allocate(sizeof(Attribute) * e.attributes.length, alignof(Attribute)));

@@ -40,6 +40,8 @@ enum class PassFlags : std::uint8_t {
 // The flags' names joined by '|', e.g. "strip_unlikelys|weight_classes"; "none".
 [[nodiscard]] std::string pass_flags_name(PassFlags flags);
 
+class ContentScorer;
+
 struct ExtractOptions {
     std::string url;      // document URL: base for relative links ("" keeps them relative)
     std::string charset;  // charset declared by the caller (HTTP Content-Type), may be ""
@@ -54,6 +56,7 @@ struct ExtractOptions {
     std::vector<std::string> classes_to_preserve;  // besides "page"
     bool disable_json_ld = false;
     double link_density_modifier = 0.0;    // Readability linkDensityModifier
+    const ContentScorer* scorer = nullptr;  // nullptr = readability_scorer() (see scorer.hpp)
 };
 
 // Checks option ranges. Errors: invalid_argument naming the option.

@@ -1,0 +1,251 @@
+// The orchestrator. The order of the stages is Readability.js's parse() and it
+// matters:
+//  1. budget on input bytes, before any work;
+//  2. decode to UTF-8 (BOM, caller charset, <meta> prescan, detection);
+//  3. parse, with the element and nesting budgets checked before gumbo runs;
+//  4. the readerable preflight, on the untouched document;
+//  5. noscript images unwrapped, then JSON-LD read (it lives in <script>s),
+//     then scripts removed and the document prepared, then <meta> metadata;
+//  6. passes: each works on a fresh copy of the prepared <body>, dropping one
+//     heuristic flag at a time while the text is shorter than char_threshold;
+//  7. post-processing of the chosen content (URLs, wrappers, classes);
+//  8. serialisation, excerpt fallback, confidence.
+#include "pith/extract.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <new>
+
+#include "confidence.hpp"
+#include "metadata.hpp"
+#include "pipeline.hpp"
+#include "pith/decode.hpp"
+#include "pith/dom.hpp"
+#include "pith/url.hpp"
+#include "text.hpp"
+
+namespace pith::extract {
+
+std::string_view status_name(Status status) noexcept {
+    switch (status) {
+    case Status::ok: return "ok";
+    case Status::best_attempt: return "best_attempt";
+    case Status::no_content: return "no_content";
+    case Status::budget_exceeded: return "budget_exceeded";
+    }
+    return "no_content";
+}
+
+std::string pass_flags_name(PassFlags flags) {
+    std::string out;
+    auto add = [&](PassFlags flag, std::string_view name) {
+        if (has(flags, flag)) {
+            if (!out.empty()) {
+                out.push_back('|');
+            }
+            out.append(name);
+        }
+    };
+    add(PassFlags::strip_unlikelys, "strip_unlikelys");
+    add(PassFlags::weight_classes, "weight_classes");
+    add(PassFlags::clean_conditionally, "clean_conditionally");
+    return out.empty() ? "none" : out;
+}
+
+Result<bool> validate(const ExtractOptions& options) {
+    if (options.n_top_candidates == 0 || options.n_top_candidates > 1000) {
+        return Error{ErrorCode::invalid_argument,
+                     "n_top_candidates must be 1..1000, got " + std::to_string(options.n_top_candidates)};
+    }
+    if (!std::isfinite(options.link_density_modifier) || std::abs(options.link_density_modifier) > 1.0) {
+        return Error{ErrorCode::invalid_argument, "link_density_modifier must be within [-1, 1]"};
+    }
+    if (!options.url.empty() && !url::is_absolute(options.url)) {
+        return Error{ErrorCode::invalid_argument, "url must be an absolute URL, got \"" + options.url + "\""};
+    }
+    return true;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::int64_t micros_since(Clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
+}
+
+// The order in which retry passes drop heuristics (Readability.js, seed 003).
+constexpr PassFlags kDropOrder[] = {PassFlags::strip_unlikelys, PassFlags::weight_classes,
+                                    PassFlags::clean_conditionally};
+
+struct Attempt {
+    dom::Node* content = nullptr;
+    std::size_t text_length = 0;
+    std::size_t pass_index = 0;
+    std::optional<std::string> dir;
+    double runner_up_ratio = 0.0;
+};
+
+double runner_up_ratio(const PassDiagnostics& diag) {
+    if (diag.top_candidates.size() < 2 || diag.top_candidates[0].score <= 0) {
+        return 0.0;
+    }
+    return diag.top_candidates[1].score / diag.top_candidates[0].score;
+}
+
+Article budget_exceeded(Article article, Error error) {
+    article.status = Status::budget_exceeded;
+    article.error = std::move(error);
+    return article;
+}
+
+Article extract_unguarded(std::string_view bytes, const ExtractOptions& options) {
+    Article article;
+    if (options.max_input_bytes > 0 && bytes.size() > options.max_input_bytes) {
+        return budget_exceeded(std::move(article),
+                               Error{ErrorCode::input_too_large, "input is " + std::to_string(bytes.size()) +
+                                                                     " bytes, limit " +
+                                                                     std::to_string(options.max_input_bytes)});
+    }
+
+    auto stage_start = Clock::now();
+    decode::DecodedText decoded = decode::to_utf8(bytes, options.charset);
+    article.charset = decoded.charset;
+    article.timings.decode_us = micros_since(stage_start);
+
+    stage_start = Clock::now();
+    Result<dom::Document> parsed =
+        dom::parse_html(decoded.utf8, dom::ParseLimits{options.max_elements, options.max_nesting_depth});
+    article.timings.parse_us = micros_since(stage_start);
+    if (!parsed.ok()) {
+        if (parsed.error().code == ErrorCode::parse_failed) {
+            article.status = Status::no_content;
+            article.error = parsed.error();
+            return article;
+        }
+        return budget_exceeded(std::move(article), std::move(parsed).error());
+    }
+    dom::Document& doc = parsed.value();
+    decoded.utf8 = std::string();  // the DOM holds its own copies now
+
+    stage_start = Clock::now();
+    article.readerable = is_probably_readable(doc, ReadableOptions{});
+    const std::string base_url = document_base_url(doc, options.url);
+    unwrap_noscript_images(doc);
+    const Metadata json_ld = options.disable_json_ld ? Metadata{} : read_json_ld(doc);
+    remove_scripts(doc);
+    prep_document(doc);
+    const Metadata metadata = read_metadata(doc, json_ld, base_url);
+    article.timings.metadata_us = micros_since(stage_start);
+
+    stage_start = Clock::now();
+    PassState state;
+    PassInput input;
+    input.article_title = metadata.title ? std::string_view(*metadata.title) : std::string_view{};
+    input.metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
+    input.scorer = options.scorer;
+    input.flags = options.flags;
+
+    dom::Node* pristine_body = doc.body() != nullptr ? doc.clone(doc.body()) : nullptr;
+    std::vector<Attempt> attempts;
+    std::optional<Attempt> chosen;
+    for (std::size_t pass = 0;; ++pass) {
+        if (pass > 0 && pristine_body != nullptr) {
+            dom::replace(doc.body(), doc.clone(pristine_body));
+        }
+        PassOutput out = grab_article(doc, options, input, state);
+        const double ratio = runner_up_ratio(out.diagnostics);
+        article.passes.push_back(std::move(out.diagnostics));
+        if (out.content == nullptr) {
+            break;  // no <body>: nothing any pass could find
+        }
+        Attempt attempt{out.content, out.text_length, pass, state.dir, ratio};
+        if (out.text_length >= options.char_threshold) {
+            chosen = attempt;
+            article.status = Status::ok;
+            break;
+        }
+        attempts.push_back(attempt);
+        const auto next_drop = std::find_if(std::begin(kDropOrder), std::end(kDropOrder),
+                                            [&](PassFlags f) { return has(input.flags, f); });
+        if (!options.retry || next_drop == std::end(kDropOrder)) {
+            break;
+        }
+        input.flags = without(input.flags, *next_drop);
+    }
+    if (!chosen && !attempts.empty()) {
+        // Longest attempt wins; ties go to the earliest (JavaScript's sort is stable).
+        const auto best = std::max_element(attempts.begin(), attempts.end(), [](const Attempt& a, const Attempt& b) {
+            return a.text_length < b.text_length;
+        });
+        if (best->text_length > 0) {
+            chosen = *best;
+            chosen->dir = state.dir;  // Readability reads dir off the last pass's candidate
+            article.status = Status::best_attempt;
+            article.passes[best->pass_index].outcome = "best_attempt";
+        }
+    }
+    article.timings.passes_us = micros_since(stage_start);
+
+    article.title = metadata.title;
+    article.byline = input.metadata_has_byline ? metadata.byline : state.byline;
+    article.lang = state.lang;
+    article.excerpt = metadata.excerpt;
+    article.site_name = metadata.site_name;
+    article.published_time = metadata.published_time;
+    article.image = metadata.image;
+    article.favicon = metadata.favicon;
+    if (!chosen) {
+        article.status = Status::no_content;
+        return article;
+    }
+
+    stage_start = Clock::now();
+    article.dir = chosen->dir;
+    post_process(doc, chosen->content, options, base_url);
+    if (!article.excerpt || article.excerpt->empty()) {
+        if (const std::vector<dom::Node*> ps = elements_by_tag(chosen->content, dom::Tag::p); !ps.empty()) {
+            article.excerpt = std::string(text::trim(dom::text_content(ps.front())));
+        }
+    }
+    article.content = dom::inner_html(chosen->content);
+    article.text_content = dom::text_content(chosen->content);
+    article.length = text::utf16_length(article.text_content);
+    article.timings.serialize_us = micros_since(stage_start);
+
+    article.confidence = compute_confidence(ConfidenceInputs{
+        article.status, chosen->text_length, options.char_threshold, chosen->pass_index,
+        link_density(chosen->content), chosen->runner_up_ratio, article.readerable});
+    return article;
+}
+
+}  // namespace
+
+Article extract(std::string_view html_bytes, const ExtractOptions& options) {
+    try {
+        return extract_unguarded(html_bytes, options);
+    } catch (const std::bad_alloc&) {
+        Article article;
+        article.error = Error{ErrorCode::internal, "out of memory"};
+        return article;
+    } catch (const std::exception& e) {
+        Article article;
+        article.error = Error{ErrorCode::internal, e.what()};
+        return article;
+    }
+}
+
+bool is_probably_readable(std::string_view html_bytes, std::string_view declared_charset,
+                          const ReadableOptions& options) {
+    try {
+        const decode::DecodedText decoded = decode::to_utf8(html_bytes, declared_charset);
+        Result<dom::Document> parsed = dom::parse_html(decoded.utf8, dom::ParseLimits{0, ExtractOptions{}.max_nesting_depth});
+        return parsed.ok() && is_probably_readable(parsed.value(), options);
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+}  // namespace pith::extract

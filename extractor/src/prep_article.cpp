@@ -1,0 +1,373 @@
+// Readability.js's _prepArticle: cleanup of the chosen content. The order of
+// the steps is Readability's and matters: data tables are marked before the
+// conditional cleaning that spares them; share widgets go before conditional
+// cleaning so their links do not count against real blocks.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <vector>
+
+#include "patterns.hpp"
+#include "pipeline.hpp"
+#include "text.hpp"
+
+namespace pith::extract {
+
+using dom::Node;
+using dom::NodeKind;
+using dom::Tag;
+
+namespace {
+
+// Source: Readability.js PRESENTATIONAL_ATTRIBUTES and DEPRECATED_SIZE_ATTRIBUTE_ELEMS.
+constexpr std::string_view kPresentationalAttributes[] = {"align", "background", "bgcolor", "border", "cellpadding",
+                                                          "cellspacing", "frame", "hspace", "rules", "style",
+                                                          "valign", "vspace"};
+
+void clean_styles(dom::Document& doc, Node* root) {
+    for (Node* n = root; n != nullptr;) {
+        if (n->kind != NodeKind::element) {
+            n = dom::next_node(n, root);
+            continue;
+        }
+        if (n->name == "svg") {  // SVG keeps its presentation attributes
+            n = dom::next_node(n, root, true);
+            continue;
+        }
+        for (std::string_view attr : kPresentationalAttributes) {
+            doc.remove_attr(n, attr);
+        }
+        if (n->is(Tag::table) || n->is(Tag::th) || n->is(Tag::td) || n->is(Tag::hr) || n->is(Tag::pre)) {
+            doc.remove_attr(n, "width");
+            doc.remove_attr(n, "height");
+        }
+        n = dom::next_node(n, root);
+    }
+}
+
+// JavaScript parseInt(value, 10) || 1 for rowspan/colspan.
+std::size_t span_or_one(std::string_view value) {
+    const std::string_view t = text::trim(value);
+    std::size_t start = (!t.empty() && (t[0] == '+' || t[0] == '-')) ? 1 : 0;
+    long long parsed = 0;
+    const auto [ptr, ec] = std::from_chars(t.data() + start, t.data() + t.size(), parsed);
+    if (ec != std::errc() || ptr == t.data() + start || parsed == 0) {
+        return 1;
+    }
+    if (start == 1 && t[0] == '-') {
+        return 1;  // negative spans only ever lower the count in Readability; treat as one
+    }
+    return static_cast<std::size_t>(std::min<long long>(parsed, 1 << 16));
+}
+
+bool is_data_table(const Node* table) {
+    return table->score.data_table;
+}
+
+void mark_data_tables(Node* root) {
+    for (Node* table : elements_by_tag(root, Tag::table)) {
+        table->score.data_table = false;
+        if (table->attr("role") == "presentation" || table->attr("datatable") == "0") {
+            continue;
+        }
+        if (!table->attr("summary").empty()) {
+            table->score.data_table = true;
+            continue;
+        }
+        const std::vector<Node*> captions = elements_by_tag(table, Tag::caption);
+        if (!captions.empty() && captions.front()->first_child != nullptr) {
+            table->score.data_table = true;
+            continue;
+        }
+        if (count_by_tag(table, Tag::col) + count_by_tag(table, Tag::colgroup) + count_by_tag(table, Tag::tfoot) +
+                count_by_tag(table, Tag::thead) + count_by_tag(table, Tag::th) >
+            0) {
+            table->score.data_table = true;
+            continue;
+        }
+        if (count_by_tag(table, Tag::table) > 0) {
+            continue;  // nested tables mean layout
+        }
+        std::size_t rows = 0;
+        std::size_t columns = 0;
+        for (const Node* tr : elements_by_tag(table, Tag::tr)) {
+            rows += span_or_one(tr->attr("rowspan"));
+            std::size_t in_row = 0;
+            for (const Node* td : elements_by_tag(tr, Tag::td)) {
+                in_row += span_or_one(td->attr("colspan"));
+            }
+            columns = std::max(columns, in_row);
+        }
+        // Source: Readability.js _markDataTables size rules.
+        if (columns == 1 || rows == 1) {
+            continue;
+        }
+        table->score.data_table = rows >= 10 || columns > 4 || rows * columns > 10;
+    }
+}
+
+void fix_lazy_images(dom::Document& doc, Node* root) {
+    std::vector<Node*> media;
+    for (Node* n = root->first_child; n != nullptr; n = dom::next_node(n, root)) {
+        if (n->is(Tag::img) || n->is(Tag::picture) || n->is(Tag::figure)) {
+            media.push_back(n);
+        }
+    }
+    for (Node* elem : media) {
+        const bool is_img = elem->is(Tag::img);
+        std::string_view src = is_img ? elem->attr("src") : std::string_view{};
+        std::string_view mime;
+        if (const std::size_t prefix = patterns::base64_data_url_prefix(src, mime); prefix > 0) {
+            if (text::iequals_ascii(mime, "image/svg+xml")) {
+                continue;  // SVG placeholders can be real images
+            }
+            bool src_could_be_removed = false;
+            for (std::uint32_t i = 0; i < elem->attr_count; ++i) {
+                if (elem->attrs[i].name != "src" && patterns::has_image_extension(elem->attrs[i].value)) {
+                    src_could_be_removed = true;
+                    break;
+                }
+            }
+            // Source: Readability.js: base64 shorter than 133 chars is a placeholder pixel.
+            if (src_could_be_removed && src.size() - prefix < 133) {
+                doc.remove_attr(elem, "src");
+                src = {};
+            }
+        }
+        const std::string_view srcset = is_img ? elem->attr("srcset") : std::string_view{};
+        if ((!src.empty() || (!srcset.empty() && srcset != "null")) &&
+            !text::icontains_ascii(class_name(elem), "lazy")) {
+            continue;
+        }
+        for (std::uint32_t j = 0; j < elem->attr_count; ++j) {
+            const dom::Attribute attr = elem->attrs[j];
+            if (attr.name == "src" || attr.name == "srcset" || attr.name == "alt") {
+                continue;
+            }
+            std::string_view copy_to;
+            if (patterns::looks_like_srcset(attr.value)) {
+                copy_to = "srcset";
+            } else if (patterns::looks_like_image_url(attr.value)) {
+                copy_to = "src";
+            }
+            if (copy_to.empty()) {
+                continue;
+            }
+            if (elem->is(Tag::img) || elem->is(Tag::picture)) {
+                doc.set_attr(elem, copy_to, attr.value);
+            } else if (elem->is(Tag::figure) && count_by_tag(elem, Tag::img) + count_by_tag(elem, Tag::picture) == 0) {
+                Node* img = doc.create_element(Tag::img);
+                doc.set_attr(img, copy_to, attr.value);
+                dom::append_child(elem, img);
+            }
+        }
+    }
+}
+
+bool has_allowed_video(const Node* element) {
+    for (std::uint32_t i = 0; i < element->attr_count; ++i) {
+        if (patterns::allowed_video(element->attrs[i].value)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// _removeNodes over the descendants with `tag`, last first, so that children
+// are judged before their ancestors, as Readability does.
+template <typename Predicate>
+void remove_matching(Node* root, Tag tag, Predicate&& should_remove) {
+    std::vector<Node*> nodes = elements_by_tag(root, tag);
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+        Node* n = *it;
+        if (n->parent != nullptr && should_remove(n)) {
+            dom::detach(n);
+        }
+    }
+}
+
+// _clean: removes every `tag`, sparing embeds from allowed video hosts.
+void clean(Node* root, Tag tag) {
+    const bool is_embed = tag == Tag::object || tag == Tag::embed || tag == Tag::iframe;
+    remove_matching(root, tag, [&](const Node* n) { return !(is_embed && has_allowed_video(n)); });
+}
+
+std::size_t comma_count(std::string_view inner) {
+    return static_cast<std::size_t>(std::count(inner.begin(), inner.end(), ','));
+}
+
+bool clean_conditionally_removes(const Node* node, Tag tag, const ExtractOptions& options, PassFlags flags) {
+    const std::string inner = text::inner_text(node);
+    const std::size_t content_length = text::utf16_length(inner);
+    bool is_list = tag == Tag::ul || tag == Tag::ol;
+    if (!is_list) {
+        std::size_t list_length = 0;
+        for (const Node* n = node->first_child; n != nullptr; n = dom::next_node(n, node)) {
+            if (n->is(Tag::ul) || n->is(Tag::ol)) {
+                list_length += text::inner_text_length(n);
+            }
+        }
+        // JavaScript division: x / 0 is Infinity (> 0.9), 0 / 0 is NaN (not).
+        is_list = content_length == 0 ? list_length > 0
+                                      : static_cast<double>(list_length) / static_cast<double>(content_length) > 0.9;
+    }
+    if (tag == Tag::table && is_data_table(node)) {
+        return false;
+    }
+    if (has_ancestor_tag(node, Tag::table, -1, &is_data_table) || has_ancestor_tag(node, Tag::code)) {
+        return false;
+    }
+    for (const Node* n = node->first_child; n != nullptr; n = dom::next_node(n, node)) {
+        if (n->is(Tag::table) && n->score.data_table) {
+            return false;
+        }
+    }
+    const double weight = class_weight(node, flags);
+    if (weight < 0) {
+        return true;
+    }
+    if (comma_count(inner) >= 10) {
+        return false;  // lots of commas: prose, keep it
+    }
+    const double p = static_cast<double>(count_by_tag(node, Tag::p));
+    const double img = static_cast<double>(count_by_tag(node, Tag::img));
+    const double li = static_cast<double>(count_by_tag(node, Tag::li)) - 100;
+    const double input = static_cast<double>(count_by_tag(node, Tag::input));
+    const double heading_density =
+        text_density(node, {Tag::h1, Tag::h2, Tag::h3, Tag::h4, Tag::h5, Tag::h6});
+    std::size_t embed_count = 0;
+    for (const Node* n = node->first_child; n != nullptr; n = dom::next_node(n, node)) {
+        if (n->is(Tag::object) || n->is(Tag::embed) || n->is(Tag::iframe)) {
+            if (has_allowed_video(n)) {
+                return false;
+            }
+            ++embed_count;
+        }
+    }
+    if (patterns::ad_words(inner) || patterns::loading_words(inner)) {
+        return true;
+    }
+    const double density = link_density(node);
+    const double text_dens = text_density(node, {Tag::span, Tag::li, Tag::td, Tag::blockquote, Tag::dl, Tag::div,
+                                                 Tag::img, Tag::ol, Tag::p, Tag::pre, Tag::table, Tag::ul});
+    const bool is_figure_child = has_ancestor_tag(node, Tag::figure);
+    const double modifier = options.link_density_modifier;
+
+    // Source: Readability.js _cleanConditionally, the shouldRemoveNode rules.
+    const bool have_to_remove =
+        (!is_figure_child && img > 1 && p / img < 0.5) || (!is_list && li > p) || (input > std::floor(p / 3)) ||
+        (!is_list && !is_figure_child && heading_density < 0.9 && content_length < 25 && (img == 0 || img > 2) &&
+         density > 0) ||
+        (!is_list && weight < 25 && density > 0.2 + modifier) || (weight >= 25 && density > 0.5 + modifier) ||
+        ((embed_count == 1 && content_length < 75) || embed_count > 1) || (img == 0 && text_dens == 0);
+
+    if (is_list && have_to_remove) {
+        // A list of single images (a gallery) stays.
+        for (const Node* child = node->first_element_child(); child != nullptr; child = child->next_element_sibling()) {
+            if (child->element_child_count() > 1) {
+                return true;
+            }
+        }
+        if (img == static_cast<double>(count_by_tag(node, Tag::li))) {
+            return false;
+        }
+    }
+    return have_to_remove;
+}
+
+void clean_conditionally(Node* root, Tag tag, const ExtractOptions& options, PassFlags flags) {
+    if (!has(flags, PassFlags::clean_conditionally)) {
+        return;
+    }
+    remove_matching(root, tag, [&](const Node* n) { return clean_conditionally_removes(n, tag, options, flags); });
+}
+
+// _cleanMatchedNodes under each child of the content: small share widgets.
+void remove_share_widgets(Node* content) {
+    std::vector<Node*> children;
+    for (Node* c = content->first_element_child(); c != nullptr; c = c->next_element_sibling()) {
+        children.push_back(c);
+    }
+    constexpr std::size_t kShareElementThreshold = 500;  // Source: Readability.js DEFAULT_CHAR_THRESHOLD
+    for (Node* child : children) {
+        const Node* end = next_in_document(child, true);
+        Node* next = next_in_document(child);
+        while (next != nullptr && next != end) {
+            if (patterns::share_element(match_string(next)) &&
+                text::utf16_length(dom::text_content(next)) < kShareElementThreshold) {
+                next = remove_and_get_next(next);
+            } else {
+                next = next_in_document(next);
+            }
+        }
+    }
+}
+
+void flatten_single_cell_tables(dom::Document& doc, Node* root) {
+    for (Node* table : elements_by_tag(root, Tag::table)) {
+        if (table->parent == nullptr) {
+            continue;
+        }
+        Node* tbody = has_single_tag_inside(table, Tag::tbody) ? table->first_element_child() : table;
+        if (!has_single_tag_inside(tbody, Tag::tr)) {
+            continue;
+        }
+        Node* row = tbody->first_element_child();
+        if (!has_single_tag_inside(row, Tag::td)) {
+            continue;
+        }
+        Node* cell = row->first_element_child();
+        bool all_phrasing = true;
+        for (const Node* c = cell->first_child; c != nullptr && all_phrasing; c = c->next) {
+            all_phrasing = is_phrasing_content(c);
+        }
+        dom::Document::rename(cell, all_phrasing ? Tag::p : Tag::div);
+        // Readability's _setNodeTag makes a fresh element: the td's table-only
+        // attributes go along, as there.
+        dom::replace(table, cell);
+        (void)doc;
+    }
+}
+
+}  // namespace
+
+void prep_article(dom::Document& doc, Node* content, const ExtractOptions& options, PassFlags flags) {
+    clean_styles(doc, content);
+    mark_data_tables(content);
+    fix_lazy_images(doc, content);
+    clean_conditionally(content, Tag::form, options, flags);
+    clean_conditionally(content, Tag::fieldset, options, flags);
+    clean(content, Tag::object);
+    clean(content, Tag::embed);
+    clean(content, Tag::footer);
+    clean(content, Tag::link);
+    clean(content, Tag::aside);
+    remove_share_widgets(content);
+    clean(content, Tag::iframe);
+    clean(content, Tag::input);
+    clean(content, Tag::textarea);
+    clean(content, Tag::select);
+    clean(content, Tag::button);
+    remove_matching(content, Tag::h1, [&](const Node* n) { return class_weight(n, flags) < 0; });
+    remove_matching(content, Tag::h2, [&](const Node* n) { return class_weight(n, flags) < 0; });
+    clean_conditionally(content, Tag::table, options, flags);
+    clean_conditionally(content, Tag::ul, options, flags);
+    clean_conditionally(content, Tag::div, options, flags);
+    for (Node* h1 : elements_by_tag(content, Tag::h1)) {
+        dom::Document::rename(h1, Tag::h2);
+    }
+    remove_matching(content, Tag::p, [](const Node* p) {
+        const std::size_t media = count_by_tag(p, Tag::img) + count_by_tag(p, Tag::embed) +
+                                  count_by_tag(p, Tag::object) + count_by_tag(p, Tag::iframe);
+        return media == 0 && text::inner_text_length(p, false) == 0;
+    });
+    for (Node* br : elements_by_tag(content, Tag::br)) {
+        const Node* next = next_non_blank(br->next);
+        if (next != nullptr && next->is(Tag::p)) {
+            dom::detach(br);
+        }
+    }
+    flatten_single_cell_tables(doc, content);
+}
+
+}  // namespace pith::extract

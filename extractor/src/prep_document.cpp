@@ -1,0 +1,175 @@
+// Document preparation, run once before the passes: what Readability.js's
+// parse() does before _grabArticle (noscript images, scripts, styles, <br>
+// chains, <font>), plus comment removal.
+#include <vector>
+
+#include "patterns.hpp"
+#include "pipeline.hpp"
+#include "text.hpp"
+
+namespace pith::extract {
+
+using dom::Node;
+using dom::NodeKind;
+using dom::Tag;
+
+namespace {
+
+// _isSingleImage: an <img>, or a chain of only-children without text ending in one.
+bool is_single_image(const Node* node) {
+    while (node != nullptr) {
+        if (node->is(Tag::img)) {
+            return true;
+        }
+        if (node->element_child_count() != 1 || !text::trim(dom::text_content(node)).empty()) {
+            return false;
+        }
+        node = node->first_element_child();
+    }
+    return false;
+}
+
+Node* first_img(Node* root) {
+    if (root->is(Tag::img)) {
+        return root;
+    }
+    for (Node* n = root->first_child; n != nullptr; n = dom::next_node(n, root)) {
+        if (n->is(Tag::img)) {
+            return n;
+        }
+    }
+    return nullptr;
+}
+
+void remove_all(dom::Document& doc, Tag tag) {
+    for (Node* n : elements_by_tag(doc.root(), tag)) {
+        dom::detach(n);
+    }
+}
+
+}  // namespace
+
+void unwrap_noscript_images(dom::Document& doc) {
+    // Images with no source at all are placeholders for the noscript copy.
+    for (Node* img : elements_by_tag(doc.root(), Tag::img)) {
+        bool keep = false;
+        for (std::uint32_t i = 0; i < img->attr_count && !keep; ++i) {
+            const dom::Attribute& a = img->attrs[i];
+            keep = a.name == "src" || a.name == "srcset" || a.name == "data-src" || a.name == "data-srcset" ||
+                   patterns::has_image_extension(a.value);
+        }
+        if (!keep) {
+            dom::detach(img);
+        }
+    }
+    // A noscript holding a single image replaces the lazy image just before it.
+    for (Node* noscript : elements_by_tag(doc.root(), Tag::noscript)) {
+        if (noscript->parent == nullptr || !is_single_image(noscript)) {
+            continue;
+        }
+        Node* prev_element = noscript->prev_element_sibling();
+        if (prev_element == nullptr || !is_single_image(prev_element)) {
+            continue;
+        }
+        Node* replacement = noscript->first_element_child();
+        if (replacement == nullptr) {
+            continue;
+        }
+        replacement = doc.clone(replacement);
+        Node* prev_img = first_img(prev_element);
+        Node* new_img = first_img(replacement);
+        if (prev_img == nullptr || new_img == nullptr) {
+            continue;
+        }
+        for (std::uint32_t i = 0; i < prev_img->attr_count; ++i) {
+            const dom::Attribute attr = prev_img->attrs[i];
+            if (attr.value.empty()) {
+                continue;
+            }
+            if (attr.name == "src" || attr.name == "srcset" || patterns::has_image_extension(attr.value)) {
+                const dom::Attribute* existing = new_img->find_attr(attr.name);
+                if (existing != nullptr && existing->value == attr.value) {
+                    continue;
+                }
+                std::string name(attr.name);
+                if (existing != nullptr) {
+                    name = "data-old-" + name;
+                }
+                doc.set_attr(new_img, name, attr.value);
+            }
+        }
+        dom::replace(prev_element, replacement);
+    }
+}
+
+void remove_scripts(dom::Document& doc) {
+    remove_all(doc, Tag::script);
+    remove_all(doc, Tag::noscript);
+}
+
+namespace {
+
+// _replaceBrs: two or more consecutive <br>s end a paragraph; the phrasing
+// content after them becomes a <p>.
+void replace_brs(dom::Document& doc, Node* body) {
+    for (Node* br : elements_by_tag(body, Tag::br)) {
+        Node* next = br->next;
+        bool replaced = false;
+        while ((next = next_non_blank(next)) != nullptr && next->is(Tag::br)) {
+            replaced = true;
+            Node* sibling = next->next;
+            dom::detach(next);
+            next = sibling;
+        }
+        if (!replaced || br->parent == nullptr) {
+            continue;
+        }
+        Node* p = doc.create_element(Tag::p);
+        dom::replace(br, p);
+        next = p->next;
+        while (next != nullptr) {
+            // A further <br><br> pair starts the next paragraph.
+            if (next->is(Tag::br)) {
+                const Node* after = next_non_blank(next->next);
+                if (after != nullptr && after->is(Tag::br)) {
+                    break;
+                }
+            }
+            if (!is_phrasing_content(next)) {
+                break;
+            }
+            Node* sibling = next->next;
+            dom::append_child(p, next);
+            next = sibling;
+        }
+        while (p->last_child != nullptr && is_whitespace(p->last_child)) {
+            dom::detach(p->last_child);
+        }
+        if (p->parent->is(Tag::p)) {
+            dom::Document::rename(p->parent, Tag::div);
+        }
+    }
+}
+
+}  // namespace
+
+void prep_document(dom::Document& doc) {
+    std::vector<Node*> comments;
+    for (Node* n = doc.root()->first_child; n != nullptr; n = dom::next_node(n, doc.root())) {
+        if (n->kind == NodeKind::comment) {
+            comments.push_back(n);
+        }
+    }
+    for (Node* c : comments) {
+        dom::detach(c);
+    }
+    remove_all(doc, Tag::style);
+    if (Node* body = doc.body()) {
+        replace_brs(doc, body);
+    }
+    for (Node* font : elements_by_tag(doc.root(), Tag::font)) {
+        dom::Document::rename(font, Tag::span);
+    }
+}
+
+}  // namespace pith::extract
