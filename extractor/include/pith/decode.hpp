@@ -23,18 +23,40 @@ struct DecodedText {
 };
 
 // Decodes `bytes`. `declared_charset` is the caller's label (may be empty, may be
-// any case, may be an unknown label, which is then ignored).
+// any case, may be an unknown label, which is then ignored); a whole Content-Type
+// value ("text/html; charset=koi8-r") is accepted too. Labels that WHATWG maps
+// to "replacement" (ISO-2022-KR, HZ, ...) are skipped like unknown ones, rather
+// than turning the page into a single U+FFFD. Never fails: the worst case is
+// windows-1252 with U+FFFD for undecodable bytes. Valid UTF-8 input costs one
+// validation pass and one copy.
 [[nodiscard]] DecodedText to_utf8(std::string_view bytes, std::string_view declared_charset = {});
 
+// What to_utf8 decides, without a copy when the input already is the answer
+// (valid UTF-8 without BOM or NUL, the common case): `utf8` then views `bytes`;
+// otherwise it views `storage`, which receives the decoded text. Either way the
+// view lives as long as the buffer it points into.
+struct DecodedView {
+    std::string_view utf8;
+    std::string charset;
+    CharsetSource source = CharsetSource::fallback;
+};
+[[nodiscard]] DecodedView to_utf8_view(std::string_view bytes, std::string_view declared_charset,
+                                       std::string& storage);
+
 // The charset named by the <meta> prescan of the HTML standard, "" when none.
-// Looks at the first 1024 bytes only. Returns the canonical lowercase label.
+// Looks at the first 1024 bytes only. Returns the canonical lowercase label;
+// "utf-16*" comes back as "utf-8" and "x-user-defined" as "windows-1252", as
+// the standard says for labels found in the markup itself.
 [[nodiscard]] std::string prescan_meta_charset(std::string_view bytes);
 
 // Canonical lowercase name for a WHATWG encoding label ("latin1" -> "windows-1252",
-// "gb2312" -> "gbk", ...); "" when the label is unknown.
+// "gb2312" -> "gbk", "utf-16" -> "utf-16le", ...); surrounding ASCII white space
+// and case are ignored; "" when the label is unknown.
 [[nodiscard]] std::string canonical_charset(std::string_view label);
 
-// Replaces every invalid UTF-8 sequence (and NUL) with U+FFFD.
+// Replaces every invalid UTF-8 sequence with U+FFFD, one per maximal subpart
+// (WHATWG; overlongs, surrogates and code points above U+10FFFF are invalid),
+// and every NUL with U+FFFD.
 [[nodiscard]] std::string sanitize_utf8(std::string_view bytes);
 
 }  // namespace pith::decode
