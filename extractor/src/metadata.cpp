@@ -1,0 +1,1055 @@
+#include "metadata.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <unordered_set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pith/url.hpp"
+#include "text.hpp"
+
+namespace pith::extract {
+namespace {
+
+using dom::Node;
+using dom::Tag;
+using json = nlohmann::json;
+
+// ---------------------------------------------------------------------------
+// Tables (Readability.js 0.6.0 unless said otherwise).
+
+// REGEXPS.jsonLdArticleTypes. The regex reads /^Article|...|APIReference$/, so
+// "Article" is a prefix, "APIReference" a suffix and the rest are substrings.
+constexpr std::string_view kArticleTypePrefix = "Article";
+constexpr std::string_view kArticleTypeSuffix = "APIReference";
+constexpr std::array<std::string_view, 17> kArticleTypeInfixes{
+    "AdvertiserContentArticle", "NewsArticle",        "AnalysisNewsArticle",
+    "AskPublicNewsArticle",     "BackgroundNewsArticle", "OpinionNewsArticle",
+    "ReportageNewsArticle",     "ReviewNewsArticle",  "Report",
+    "SatiricalArticle",         "ScholarlyArticle",   "MedicalScholarlyArticle",
+    "SocialMediaPosting",       "BlogPosting",        "LiveBlogPosting",
+    "DiscussionForumPosting",   "TechArticle",
+};
+
+// _getArticleMetadata's propertyPattern:
+// /\s*(article|dc|dcterm|og|twitter)\s*:\s*(author|creator|description|published_time|title|site_name)\s*/gi
+// The alternatives are tried in this order, as the regex does.
+constexpr std::array<std::string_view, 5> kPropertyPrefixes{"article", "dc", "dcterm", "og", "twitter"};
+constexpr std::array<std::string_view, 6> kPropertyNames{"author",         "creator", "description",
+                                                         "published_time", "title",   "site_name"};
+
+// _getArticleMetadata's namePattern:
+// /^\s*(?:(dc|dcterm|og|twitter|parsely|weibo:(article|webpage))\s*[-\.:]\s*)?(author|creator|pub-date|description|title|site_name)\s*$/i
+constexpr std::array<std::string_view, 7> kNamePrefixes{"dc",      "dcterm",        "og",           "twitter",
+                                                        "parsely", "weibo:article", "weibo:webpage"};
+constexpr std::array<std::string_view, 6> kNameNames{"author", "creator", "pub-date",
+                                                     "description", "title", "site_name"};
+
+// Priority lists of _getArticleMetadata, after the JSON-LD value.
+constexpr std::array<std::string_view, 8> kTitleKeys{
+    "dc:title",    "dcterm:title", "og:title",      "weibo:article:title",
+    "weibo:webpage:title", "title", "twitter:title", "parsely-title"};
+constexpr std::array<std::string_view, 4> kBylineKeys{"dc:creator", "dcterm:creator", "author", "parsely-author"};
+constexpr std::array<std::string_view, 7> kExcerptKeys{
+    "dc:description",          "dcterm:description",         "og:description", "weibo:article:description",
+    "weibo:webpage:description", "description", "twitter:description"};
+constexpr std::array<std::string_view, 1> kSiteNameKeys{"og:site_name"};
+constexpr std::array<std::string_view, 2> kPublishedTimeKeys{"article:published_time", "parsely-pub-date"};
+
+// pith: lead image meta keys in priority order (Open Graph, then Twitter cards).
+constexpr std::array<std::string_view, 4> kImageKeys{"og:image", "og:image:url", "twitter:image",
+                                                     "twitter:image:src"};
+
+// _getArticleTitle thresholds: titles shorter or longer than these (UTF-16
+// units) are replaced by a lone <h1>; short results (words) revert to the
+// original title. Not tuned by pith.
+constexpr std::size_t kTitleMinLength = 15;
+constexpr std::size_t kTitleMaxLength = 150;
+constexpr std::size_t kTitleMinWordsAfterCut = 3;
+constexpr std::size_t kTitleMaxWordsBeforeColon = 5;
+constexpr std::size_t kTitleShortWordCount = 4;
+
+// _getJSONLD: name/headline similarity to the HTML title above which it is a match.
+constexpr double kTitleSimilarityThreshold = 0.75;
+
+// ---------------------------------------------------------------------------
+// Character helpers.
+
+bool is_ascii_space(char c) noexcept {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+
+char to_lower(char c) noexcept {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// Position after the run of JS white space (`\s*`) starting at `pos`.
+std::size_t skip_js_space(std::string_view s, std::size_t pos) noexcept {
+    while (pos < s.size()) {
+        std::size_t next = pos;
+        if (!text::is_js_space(text::next_code_point(s, next))) {
+            break;
+        }
+        pos = next;
+    }
+    return pos;
+}
+
+// str.split(/\s+/).length: maximal white space runs plus one ("" counts 1).
+std::size_t word_count(std::string_view s) noexcept {
+    std::size_t runs = 0;
+    bool in_space = false;
+    for (std::size_t pos = 0; pos < s.size();) {
+        const bool space = text::is_js_space(text::next_code_point(s, pos));
+        runs += static_cast<std::size_t>(space && !in_space);
+        in_space = space;
+    }
+    return runs + 1;
+}
+
+std::string remove_js_space(std::string_view s) {
+    std::string out;
+    for (std::size_t pos = 0; pos < s.size();) {
+        const std::size_t start = pos;
+        if (!text::is_js_space(text::next_code_point(s, pos))) {
+            out.append(s.substr(start, pos - start));
+        }
+    }
+    return out;
+}
+
+// The title's separators: Readability 0.6.0's [\|\-\\\/>»] (» is U+00BB, C2 BB)
+// plus, as in later upstream Readability, the en dash U+2013 and em dash U+2014
+// (E2 80 93/94) as flat separators: the corpus pages title-en-dash and mercurial
+// expect them. \ / > » are the "hierarchical" ones.
+// Returns the byte length of the separator at `pos` (0 if none).
+std::size_t separator_at(std::string_view s, std::size_t pos, bool hierarchical_only) noexcept {
+    if (pos >= s.size()) {
+        return 0;
+    }
+    switch (s[pos]) {
+    case '|':
+    case '-':
+        return hierarchical_only ? 0 : 1;
+    case '\\':
+    case '/':
+    case '>':
+        return 1;
+    case '\xC2':
+        return (pos + 1 < s.size() && s[pos + 1] == '\xBB') ? 2 : 0;
+    case '\xE2':
+        return (!hierarchical_only && pos + 2 < s.size() && s[pos + 1] == '\x80' &&
+                (s[pos + 2] == '\x93' || s[pos + 2] == '\x94'))
+                   ? 3
+                   : 0;
+    default:
+        return 0;
+    }
+}
+
+// Length of " <separator> " at `pos`, 0 if none there.
+std::size_t spaced_separator_at(std::string_view s, std::size_t pos, bool hierarchical_only) noexcept {
+    if (s[pos] != ' ') {
+        return 0;
+    }
+    const std::size_t len = separator_at(s, pos + 1, hierarchical_only);
+    return (len != 0 && pos + 1 + len < s.size() && s[pos + 1 + len] == ' ') ? len + 2 : 0;
+}
+
+// ---------------------------------------------------------------------------
+// Document helpers.
+
+// A template's contents live in a separate fragment in a browser DOM, out of
+// reach of getElementsByTagName and textContent.
+bool is_template(const Node* n) noexcept {
+    return n->tag == Tag::template_ && n->ns == dom::Namespace::html;
+}
+
+// getElementsByTagName / querySelectorAll semantics for a lowercase name: every
+// element with that local name, whatever its namespace. `fn` returns false to stop.
+template <typename F>
+void for_each_element(const dom::Document& doc, Tag tag, F&& fn) {
+    const Node* root = doc.root();
+    for (const Node* n = dom::next_element(root, root); n != nullptr;
+         n = dom::next_element(n, root, is_template(n))) {
+        if (n->tag == tag && !fn(n)) {
+            return;
+        }
+    }
+}
+
+// document.title: the child text of the first HTML <title>, with ASCII white
+// space stripped and collapsed.
+std::string document_title(const dom::Document& doc) {
+    std::string raw;
+    for_each_element(doc, Tag::title, [&](const Node* n) {
+        if (n->ns != dom::Namespace::html) {
+            return true;
+        }
+        for (const Node* c = n->first_child; c != nullptr; c = c->next) {
+            if (c->is_text()) {
+                raw.append(c->data);
+            }
+        }
+        return false;
+    });
+    std::string out;
+    bool pending_space = false;
+    for (const char c : raw) {
+        if (is_ascii_space(c)) {
+            pending_space = !out.empty();
+            continue;
+        }
+        if (pending_space) {
+            out.push_back(' ');
+            pending_space = false;
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
+// Whether some <h1> or <h2> has textContent.trim() === want (`want` trimmed).
+// Headings nest (<h1><div><h2>...), so comparing each heading's text on its own
+// is quadratic on hostile input. Instead one walk lists the text nodes with their
+// offsets in the document's text and the text node range of every heading; a
+// heading's trimmed text is then a byte range found in O(1), compared only when
+// its length equals want's. Nested headings of equal length share the range, and
+// are compared once; disjoint ones compare disjoint text. Linear overall.
+bool some_heading_text_equals(const dom::Document& doc, std::string_view want) {
+    constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    struct TextRun {
+        std::string_view data;
+        std::size_t offset = 0;       // of data[0] in the concatenated text
+        std::size_t first = kNone;    // first non-space byte, kNone if all space
+        std::size_t last_end = 0;     // end of the last non-space code point
+    };
+    struct Range {
+        std::size_t begin = 0, end = 0;  // text run indices [begin, end)
+    };
+    std::vector<TextRun> runs;
+    std::vector<Range> headings;
+    std::vector<std::size_t> open;  // run index at entry of each enclosing heading
+    std::size_t offset = 0;
+
+    // Pre-order walk with exits (template contents are not in the document tree).
+    const Node* root = doc.root();
+    const Node* n = root->first_child;
+    while (n != nullptr) {
+        const bool heading = n->tag == Tag::h1 || n->tag == Tag::h2;
+        if (n->is_text()) {
+            TextRun run{n->data, offset};
+            const std::string_view trimmed = text::trim(n->data);
+            if (!trimmed.empty()) {
+                run.first = static_cast<std::size_t>(trimmed.data() - n->data.data());
+                run.last_end = run.first + trimmed.size();
+            }
+            runs.push_back(run);
+            offset += n->data.size();
+        } else if (n->is_element() && heading) {
+            open.push_back(runs.size());
+        }
+        if (n->first_child != nullptr && n->is_element() && !is_template(n)) {
+            n = n->first_child;
+            continue;
+        }
+        while (n != nullptr) {
+            if (n->is_element() && (n->tag == Tag::h1 || n->tag == Tag::h2)) {
+                headings.push_back({open.back(), runs.size()});
+                open.pop_back();
+            }
+            if (n->next != nullptr) {
+                n = n->next;
+                break;
+            }
+            n = n->parent == root ? nullptr : n->parent;
+        }
+    }
+
+    // next_solid[i]: first run >= i with non-space text; prev_solid[i]: last run <= i.
+    std::vector<std::size_t> next_solid(runs.size() + 1, kNone);
+    std::vector<std::size_t> prev_solid(runs.size(), kNone);
+    for (std::size_t i = runs.size(); i-- > 0;) {
+        next_solid[i] = runs[i].first != kNone ? i : next_solid[i + 1];
+    }
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        prev_solid[i] = runs[i].first != kNone ? i : (i > 0 ? prev_solid[i - 1] : kNone);
+    }
+
+    // Ranges of want's length starting at the same byte are the same range.
+    std::unordered_set<std::size_t> failed_starts;
+    for (const Range& h : headings) {
+        const std::size_t first = h.begin < h.end ? next_solid[h.begin] : kNone;
+        if (first == kNone || first >= h.end) {
+            if (want.empty()) {
+                return true;  // only white space inside
+            }
+            continue;
+        }
+        const std::size_t last = prev_solid[h.end - 1];
+        const std::size_t start = runs[first].offset + runs[first].first;
+        const std::size_t stop = runs[last].offset + runs[last].last_end;
+        if (stop - start != want.size() || failed_starts.contains(start)) {
+            continue;
+        }
+        std::size_t matched = 0;
+        bool equal = true;
+        for (std::size_t i = first; i <= last && equal; ++i) {
+            const std::size_t from = i == first ? runs[i].first : 0;
+            const std::size_t to = i == last ? runs[i].last_end : runs[i].data.size();
+            const std::string_view piece = runs[i].data.substr(from, to - from);
+            equal = want.substr(matched, piece.size()) == piece;
+            matched += piece.size();
+        }
+        if (equal) {
+            return true;
+        }
+        failed_starts.insert(start);
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------------------
+// <meta> name matching.
+
+bool istarts_at(std::string_view s, std::size_t pos, std::string_view word) noexcept {
+    return pos <= s.size() && text::istarts_with_ascii(s.substr(pos), word);
+}
+
+// matches[0] of propertyPattern (global, so the first and leftmost match),
+// lowercased with white space removed: "<prefix>:<name>". A match can start in
+// white space, but that gives the same key as starting at the prefix's first
+// letter, so only letters are tried; each try is bounded, so this is linear.
+std::optional<std::string> property_key(std::string_view s) {
+    for (std::size_t start = 0; start < s.size(); ++start) {
+        const char c = to_lower(s[start]);
+        if (c < 'a' || c > 'z') {
+            continue;
+        }
+        for (const std::string_view prefix : kPropertyPrefixes) {
+            if (!istarts_at(s, start, prefix)) {
+                continue;
+            }
+            std::size_t pos = skip_js_space(s, start + prefix.size());
+            if (pos >= s.size() || s[pos] != ':') {
+                continue;
+            }
+            pos = skip_js_space(s, pos + 1);
+            for (const std::string_view name : kPropertyNames) {
+                if (istarts_at(s, pos, name)) {
+                    std::string key(prefix);
+                    key.push_back(':');
+                    key.append(name);
+                    return key;
+                }
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+// namePattern.test(s).
+bool name_matches(std::string_view s) {
+    const std::string_view core = text::trim(s);
+    auto is_name = [](std::string_view rest) {
+        for (const std::string_view name : kNameNames) {
+            if (text::iequals_ascii(rest, name)) {
+                return true;
+            }
+        }
+        return false;
+    };
+    if (is_name(core)) {
+        return true;
+    }
+    for (const std::string_view prefix : kNamePrefixes) {
+        if (!text::istarts_with_ascii(core, prefix)) {
+            continue;
+        }
+        std::size_t pos = skip_js_space(core, prefix.size());
+        if (pos >= core.size() || (core[pos] != '-' && core[pos] != '.' && core[pos] != ':')) {
+            continue;
+        }
+        pos = skip_js_space(core, pos + 1);
+        if (is_name(core.substr(pos))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Key for a matching name: lowercased, white space removed, dots made colons.
+std::string name_key(std::string_view s) {
+    std::string key = remove_js_space(s);
+    for (char& c : key) {
+        c = c == '.' ? ':' : to_lower(c);
+    }
+    return key;
+}
+
+// Space-separated tokens of an attribute compared case-insensitively.
+bool has_token(std::string_view list, std::string_view token) {
+    std::size_t pos = 0;
+    while (pos < list.size()) {
+        while (pos < list.size() && is_ascii_space(list[pos])) {
+            ++pos;
+        }
+        std::size_t end = pos;
+        while (end < list.size() && !is_ascii_space(list[end])) {
+            ++end;
+        }
+        if (end > pos && text::iequals_ascii(list.substr(pos, end - pos), token)) {
+            return true;
+        }
+        pos = end;
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------------------
+// JS value semantics over nlohmann::json.
+
+// `value` in a boolean context.
+bool truthy(const json& value) {
+    switch (value.type()) {
+    case json::value_t::null:
+    case json::value_t::discarded:
+        return false;
+    case json::value_t::boolean:
+        return value.get<bool>();
+    case json::value_t::number_integer:
+        return value.get<std::int64_t>() != 0;
+    case json::value_t::number_unsigned:
+        return value.get<std::uint64_t>() != 0;
+    case json::value_t::number_float:
+        return value.get<double>() != 0.0;
+    case json::value_t::string:
+        return !value.get_ref<const std::string&>().empty();
+    default:
+        return true;
+    }
+}
+
+// value[key] for a non-null value: only objects have the properties read here;
+// nullptr is `undefined`.
+const json* property(const json& value, const char* key) {
+    if (!value.is_object()) {
+        return nullptr;
+    }
+    const auto it = value.find(key);
+    return it == value.end() ? nullptr : &*it;
+}
+
+const std::string* string_property(const json& value, const char* key) {
+    const json* p = property(value, key);
+    return (p != nullptr && p->is_string()) ? &p->get_ref<const std::string&>() : nullptr;
+}
+
+bool is_article_type(std::string_view type) {
+    if (type.starts_with(kArticleTypePrefix) || type.ends_with(kArticleTypeSuffix)) {
+        return true;
+    }
+    for (const std::string_view infix : kArticleTypeInfixes) {
+        if (type.find(infix) != std::string_view::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// /^https?\:\/\/schema\.org\/?$/
+bool is_schema_org(std::string_view s) {
+    return s == "http://schema.org" || s == "http://schema.org/" || s == "https://schema.org" ||
+           s == "https://schema.org/";
+}
+
+// Where Readability's code would throw a TypeError (and so skip the script).
+struct TypeError {};
+
+// array.find(it => (it["@type"] || "").match(jsonLdArticleTypes)); the
+// top-level array's `it["@type"] && ...` behaves the same. Reading a property
+// of null and calling .match on a non-string throw.
+const json* find_article(const json& array) {
+    for (const json& item : array) {
+        if (item.is_null()) {
+            throw TypeError{};
+        }
+        const json* type = property(item, "@type");
+        if (type == nullptr || !truthy(*type)) {
+            continue;
+        }
+        if (!type->is_string()) {
+            throw TypeError{};
+        }
+        if (is_article_type(type->get_ref<const std::string&>())) {
+            return &item;
+        }
+    }
+    return nullptr;
+}
+
+// pith: the first usable url in JSON-LD `image` (string, {url}, or an array of those).
+std::optional<std::string> json_ld_image(const json& article) {
+    const json* image = property(article, "image");
+    if (image == nullptr) {
+        return std::nullopt;
+    }
+    auto one = [](const json& v) -> std::optional<std::string> {
+        const std::string* s = v.is_string() ? &v.get_ref<const std::string&>() : string_property(v, "url");
+        if (s == nullptr) {
+            return std::nullopt;
+        }
+        const std::string_view trimmed = text::trim(*s);
+        return trimmed.empty() ? std::nullopt : std::optional<std::string>(trimmed);
+    };
+    if (!image->is_array()) {
+        return one(*image);
+    }
+    for (const json& item : *image) {
+        if (auto found = one(item)) {
+            return found;
+        }
+    }
+    return std::nullopt;
+}
+
+// The body of _getJSONLD's per-script callback: the metadata when this script
+// holds a schema.org article, nullopt to move on to the next script.
+std::optional<Metadata> article_from_json_ld(const dom::Document& doc, const std::string& content) {
+    // JSON.parse rejects a byte order mark; nlohmann would skip it.
+    if (content.starts_with("\xEF\xBB\xBF")) {
+        return std::nullopt;
+    }
+    const json parsed = json::parse(content.begin(), content.end(), nullptr, false);
+    if (parsed.is_discarded()) {
+        return std::nullopt;
+    }
+    const json* article = &parsed;
+    if (parsed.is_array()) {
+        article = find_article(parsed);
+        if (article == nullptr) {
+            return std::nullopt;
+        }
+    }
+    if (article->is_null()) {
+        throw TypeError{};
+    }
+    bool schema_org = false;
+    if (const json* context = property(*article, "@context")) {
+        if (context->is_string()) {
+            schema_org = is_schema_org(context->get_ref<const std::string&>());
+        } else if (context->is_null()) {
+            throw TypeError{};  // typeof null is "object"; null["@vocab"] throws
+        } else if (const std::string* vocab = string_property(*context, "@vocab")) {
+            schema_org = is_schema_org(*vocab);
+        }
+    }
+    if (!schema_org) {
+        return std::nullopt;
+    }
+    const json* type = property(*article, "@type");
+    if (type == nullptr || !truthy(*type)) {
+        const json* graph = property(*article, "@graph");
+        if (graph != nullptr && graph->is_array()) {
+            article = find_article(*graph);
+            if (article == nullptr) {
+                return std::nullopt;
+            }
+            type = property(*article, "@type");
+        }
+    }
+    if (type == nullptr || !truthy(*type)) {
+        return std::nullopt;
+    }
+    if (!type->is_string()) {
+        throw TypeError{};
+    }
+    if (!is_article_type(type->get_ref<const std::string&>())) {
+        return std::nullopt;
+    }
+
+    Metadata out;
+    auto trimmed = [](const std::string& s) { return std::string(text::trim(s)); };
+    const std::string* name = string_property(*article, "name");
+    const std::string* headline = string_property(*article, "headline");
+    if (name != nullptr && headline != nullptr && *name != *headline) {
+        // Some sites put their own name in "name" and the title in "headline":
+        // prefer whichever resembles the HTML title, "name" by default.
+        // Readability keeps these two untrimmed.
+        const std::string title = article_title(doc);
+        const bool name_matches_title = text_similarity(*name, title) > kTitleSimilarityThreshold;
+        const bool headline_matches_title = text_similarity(*headline, title) > kTitleSimilarityThreshold;
+        out.title = (headline_matches_title && !name_matches_title) ? *headline : *name;
+    } else if (name != nullptr) {
+        out.title = trimmed(*name);
+    } else if (headline != nullptr) {
+        out.title = trimmed(*headline);
+    }
+
+    if (const json* author = property(*article, "author"); author != nullptr && truthy(*author)) {
+        if (const std::string* author_name = string_property(*author, "name")) {
+            out.byline = trimmed(*author_name);
+        } else if (author->is_array() && !author->empty() && truthy((*author)[0]) &&
+                   string_property((*author)[0], "name") != nullptr) {
+            std::string joined;
+            bool first = true;
+            for (const json& item : *author) {
+                if (const std::string* item_name = string_property(item, "name")) {
+                    if (!first) {
+                        joined += ", ";
+                    }
+                    joined += text::trim(*item_name);
+                    first = false;
+                }
+            }
+            out.byline = std::move(joined);
+        }
+    }
+    if (const std::string* description = string_property(*article, "description")) {
+        out.excerpt = trimmed(*description);
+    }
+    if (const json* publisher = property(*article, "publisher"); publisher != nullptr && truthy(*publisher)) {
+        if (const std::string* publisher_name = string_property(*publisher, "name")) {
+            out.site_name = trimmed(*publisher_name);
+        }
+    }
+    if (const std::string* published = string_property(*article, "datePublished")) {
+        out.published_time = trimmed(*published);
+    }
+    out.image = json_ld_image(*article);
+    return out;
+}
+
+// textContent.replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, "").
+std::string strip_cdata(std::string_view s) {
+    std::size_t begin = 0;
+    const std::size_t lead = skip_js_space(s, 0);
+    if (s.substr(lead).starts_with("<![CDATA[")) {
+        begin = lead + 9;
+    }
+    std::size_t end = s.size();
+    const std::string_view trimmed = text::trim(s);
+    if (!trimmed.empty() && trimmed.ends_with("]]>")) {
+        const auto trimmed_end = static_cast<std::size_t>(trimmed.data() - s.data()) + trimmed.size();
+        if (trimmed_end - 3 >= begin) {
+            end = trimmed_end - 3;
+        }
+    }
+    return std::string(s.substr(begin, end - begin));
+}
+
+// ---------------------------------------------------------------------------
+// Helpers for read_metadata.
+
+// a || b || c ... over optional strings, "" being falsy like in JS.
+const std::string* first_truthy(std::initializer_list<const std::string*> values) {
+    for (const std::string* v : values) {
+        if (v != nullptr && !v->empty()) {
+            return v;
+        }
+    }
+    return nullptr;
+}
+
+const std::string* opt(const std::optional<std::string>& v) {
+    return v ? &*v : nullptr;
+}
+
+using Values = std::map<std::string, std::string, std::less<>>;
+
+const std::string* lookup(const Values& values, std::string_view key) {
+    const auto it = values.find(key);
+    return it == values.end() ? nullptr : &it->second;
+}
+
+template <std::size_t N>
+const std::string* first_value(const Values& values, const std::array<std::string_view, N>& keys) {
+    for (const std::string_view key : keys) {
+        if (const std::string* v = lookup(values, key); v != nullptr && !v->empty()) {
+            return v;
+        }
+    }
+    return nullptr;
+}
+
+std::optional<std::string> unescaped(const std::string* v) {
+    if (v == nullptr || v->empty()) {
+        return std::nullopt;
+    }
+    return unescape_html_entities(*v);
+}
+
+// pith: the area a `sizes` attribute promises; "any" (scalable) beats every
+// bitmap, a missing or unparsable value counts 0.
+std::uint64_t icon_size(std::string_view sizes) {
+    constexpr std::uint64_t kAny = UINT64_MAX;
+    constexpr std::uint64_t kCap = 1'000'000;  // per dimension; keeps the product in range
+    std::uint64_t best = 0;
+    std::size_t pos = 0;
+    while (pos < sizes.size()) {
+        while (pos < sizes.size() && is_ascii_space(sizes[pos])) {
+            ++pos;
+        }
+        std::size_t end = pos;
+        while (end < sizes.size() && !is_ascii_space(sizes[end])) {
+            ++end;
+        }
+        const std::string_view token = sizes.substr(pos, end - pos);
+        pos = end;
+        if (text::iequals_ascii(token, "any")) {
+            return kAny;
+        }
+        std::uint64_t dims[2] = {0, 0};
+        std::size_t i = 0;
+        bool ok = true;
+        for (int d = 0; d < 2 && ok; ++d) {
+            const std::size_t digits_start = i;
+            while (i < token.size() && token[i] >= '0' && token[i] <= '9') {
+                dims[d] = std::min(kCap, dims[d] * 10 + static_cast<std::uint64_t>(token[i] - '0'));
+                ++i;
+            }
+            ok = i > digits_start;
+            if (ok && d == 0) {
+                ok = i < token.size() && (token[i] == 'x' || token[i] == 'X');
+                ++i;
+            }
+        }
+        if (ok && i == token.size()) {
+            best = std::max(best, dims[0] * dims[1]);
+        }
+    }
+    return best;
+}
+
+std::optional<std::string> absolutise(std::optional<std::string> value, std::string_view base_url) {
+    if (!value || base_url.empty()) {
+        return value;
+    }
+    if (auto resolved = url::resolve(*value, base_url)) {
+        return resolved;
+    }
+    return value;  // like Readability's toAbsoluteURI: keep what cannot be resolved
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+std::string article_title(const dom::Document& doc) {
+    const std::string doc_title = document_title(doc);
+    const std::string orig(text::trim(doc_title));
+    std::string cur = orig;
+    bool had_hierarchical_separators = false;
+
+    // Non-overlapping matches of / [\|\-\\\/>»] /g, left to right.
+    std::size_t last_separator = std::string::npos;
+    for (std::size_t i = 0; i < orig.size();) {
+        const std::size_t len = spaced_separator_at(orig, i, false);
+        if (len != 0) {
+            last_separator = i;
+            i += len;
+        } else {
+            ++i;
+        }
+    }
+
+    if (last_separator != std::string::npos) {
+        for (std::size_t i = 0; i < orig.size() && !had_hierarchical_separators; ++i) {
+            had_hierarchical_separators = spaced_separator_at(orig, i, true) != 0;
+        }
+        cur = orig.substr(0, last_separator);
+        // Too short: drop the first part (up to the first separator) instead.
+        if (word_count(cur) < kTitleMinWordsAfterCut) {
+            std::size_t i = 0;
+            while (i < orig.size() && separator_at(orig, i, false) == 0) {
+                ++i;
+            }
+            cur = i < orig.size() ? orig.substr(i + separator_at(orig, i, false)) : orig;
+        }
+    } else if (cur.find(": ") != std::string::npos) {
+        // A heading holding exactly the title means the colon belongs to it.
+        if (!some_heading_text_equals(doc, orig)) {
+            cur = orig.substr(orig.rfind(':') + 1);
+            const std::size_t first_colon = orig.find(':');
+            if (word_count(cur) < kTitleMinWordsAfterCut) {
+                cur = orig.substr(first_colon + 1);
+            } else if (word_count(std::string_view(orig).substr(0, first_colon)) > kTitleMaxWordsBeforeColon) {
+                // Too many words before the colon: something odd, keep it whole.
+                cur = orig;
+            }
+        }
+    } else {
+        const std::size_t length = text::utf16_length(cur);
+        if (length > kTitleMaxLength || length < kTitleMinLength) {
+            const Node* only_h1 = nullptr;
+            std::size_t h1_count = 0;
+            for_each_element(doc, Tag::h1, [&](const Node* n) {
+                only_h1 = n;
+                return ++h1_count < 2;
+            });
+            if (h1_count == 1) {
+                cur = text::inner_text(only_h1, true);
+            }
+        }
+    }
+
+    cur = text::collapse_runs(text::trim(cur));
+    // Four words or fewer: back to the original title unless a hierarchical
+    // separator was cut and that removed at most one word.
+    const std::size_t cur_words = word_count(cur);
+    if (cur_words <= kTitleShortWordCount) {
+        bool revert = !had_hierarchical_separators;
+        if (!revert) {
+            std::string without_separators;
+            for (std::size_t i = 0; i < orig.size();) {
+                const std::size_t len = separator_at(orig, i, false);
+                if (len != 0) {
+                    i += len;
+                } else {
+                    without_separators.push_back(orig[i++]);
+                }
+            }
+            revert = cur_words != word_count(without_separators) - 1;
+        }
+        if (revert) {
+            cur = orig;
+        }
+    }
+    return cur;
+}
+
+Metadata read_json_ld(const dom::Document& doc) {
+    std::optional<Metadata> found;
+    for_each_element(doc, Tag::script, [&](const Node* script) {
+        const dom::Attribute* type = script->find_attr("type");
+        if (type == nullptr || type->value != "application/ld+json") {
+            return true;
+        }
+        try {
+            found = article_from_json_ld(doc, strip_cdata(dom::text_content(script)));
+        } catch (const TypeError&) {
+            found.reset();  // Readability logs the error and tries the next script
+        } catch (const json::exception&) {
+            found.reset();
+        }
+        return !found.has_value();
+    });
+    return found ? std::move(*found) : Metadata{};
+}
+
+Metadata read_metadata(const dom::Document& doc, const Metadata& json_ld, std::string_view base_url) {
+    Values values;
+    std::array<std::optional<std::string>, kImageKeys.size()> image_values;
+
+    for_each_element(doc, Tag::meta, [&](const Node* meta) {
+        const std::string_view content = meta->attr("content");
+        if (content.empty()) {
+            return true;
+        }
+        const std::string_view property = meta->attr("property");
+        const std::string_view name = meta->attr("name");
+        std::optional<std::string> key;
+        if (!property.empty()) {
+            key = property_key(property);
+        }
+        if (!key && !name.empty() && name_matches(name)) {
+            key = name_key(name);
+        }
+        if (key) {
+            // Later elements overwrite earlier ones, even with "".
+            values[*key] = std::string(text::trim(content));
+        }
+        // pith: the first non-empty value per image key wins (Open Graph gives
+        // the first of several og:image tags precedence).
+        for (std::size_t i = 0; i < kImageKeys.size(); ++i) {
+            if (!image_values[i] && (has_token(property, kImageKeys[i]) || has_token(name, kImageKeys[i]))) {
+                const std::string_view trimmed = text::trim(content);
+                if (!trimmed.empty()) {
+                    image_values[i] = std::string(trimmed);
+                }
+            }
+        }
+        return true;
+    });
+
+    Metadata out;
+    const std::string* title = first_truthy({opt(json_ld.title), first_value(values, kTitleKeys)});
+    out.title = title != nullptr ? unescape_html_entities(*title) : unescape_html_entities(article_title(doc));
+
+    // article:author is often a profile URL rather than a name.
+    const std::string* article_author = lookup(values, "article:author");
+    if (article_author != nullptr && url::is_absolute(*article_author)) {
+        article_author = nullptr;
+    }
+    out.byline = unescaped(first_truthy({opt(json_ld.byline), first_value(values, kBylineKeys), article_author}));
+    out.excerpt = unescaped(first_truthy({opt(json_ld.excerpt), first_value(values, kExcerptKeys)}));
+    out.site_name = unescaped(first_truthy({opt(json_ld.site_name), first_value(values, kSiteNameKeys)}));
+    out.published_time =
+        unescaped(first_truthy({opt(json_ld.published_time), first_value(values, kPublishedTimeKeys)}));
+
+    // pith: lead image and favicon.
+    const std::string* image = opt(json_ld.image);
+    for (std::size_t i = 0; i < kImageKeys.size() && (image == nullptr || image->empty()); ++i) {
+        image = opt(image_values[i]);
+    }
+    std::optional<std::string> link_image;
+    const Node* best_icon = nullptr;
+    const Node* best_touch_icon = nullptr;
+    std::uint64_t best_icon_size = 0;
+    std::uint64_t best_touch_icon_size = 0;
+    for_each_element(doc, Tag::link, [&](const Node* link) {
+        const std::string_view rel = link->attr("rel");
+        const std::string_view href = text::trim(link->attr("href"));
+        if (href.empty()) {
+            return true;
+        }
+        if (!link_image && has_token(rel, "image_src")) {
+            link_image = std::string(href);
+        }
+        const bool icon = has_token(rel, "icon");
+        const bool touch_icon = has_token(rel, "apple-touch-icon") || has_token(rel, "apple-touch-icon-precomposed");
+        if (icon || touch_icon) {
+            const std::uint64_t size = icon_size(link->attr("sizes"));
+            const Node*& best = icon ? best_icon : best_touch_icon;
+            std::uint64_t& best_size = icon ? best_icon_size : best_touch_icon_size;
+            if (best == nullptr || size > best_size) {
+                best = link;
+                best_size = size;
+            }
+        }
+        return true;
+    });
+    if (image == nullptr || image->empty()) {
+        image = opt(link_image);
+    }
+    out.image = absolutise(unescaped(image), base_url);
+    if (const Node* icon = best_icon != nullptr ? best_icon : best_touch_icon) {
+        const std::string href(text::trim(icon->attr("href")));
+        out.favicon = absolutise(unescaped(&href), base_url);
+    }
+    return out;
+}
+
+double text_similarity(std::string_view a, std::string_view b) {
+    // toLowerCase().split(/\W+/).filter(Boolean). Only two non-ASCII characters
+    // lowercase into ASCII word characters: U+0130 to "i" + U+0307 and the
+    // Kelvin sign U+212A to "k".
+    auto tokenize = [](std::string_view s) {
+        std::vector<std::string> tokens;
+        std::string current;
+        auto flush = [&] {
+            if (!current.empty()) {
+                tokens.push_back(std::move(current));
+                current.clear();
+            }
+        };
+        for (std::size_t pos = 0; pos < s.size();) {
+            const char32_t c = text::next_code_point(s, pos);
+            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_') {
+                current.push_back(static_cast<char>(c));
+            } else if (c >= 'A' && c <= 'Z') {
+                current.push_back(static_cast<char>(c - 'A' + 'a'));
+            } else if (c == 0x212A) {
+                current.push_back('k');
+            } else if (c == 0x130) {
+                current.push_back('i');
+                flush();
+            } else {
+                flush();
+            }
+        }
+        flush();
+        return tokens;
+    };
+    const std::vector<std::string> tokens_a = tokenize(a);
+    const std::vector<std::string> tokens_b = tokenize(b);
+    if (tokens_a.empty() || tokens_b.empty()) {
+        return 0.0;
+    }
+    const std::unordered_set<std::string_view> set_a(tokens_a.begin(), tokens_a.end());
+    // Lengths of tokens.join(" ").
+    std::size_t total = 0;
+    std::size_t unique = 0;
+    std::size_t unique_count = 0;
+    for (const std::string& token : tokens_b) {
+        total += token.size();
+        if (!set_a.contains(token)) {
+            unique += token.size();
+            ++unique_count;
+        }
+    }
+    total += tokens_b.size() - 1;
+    if (unique_count > 0) {
+        unique += unique_count - 1;
+    }
+    return 1.0 - static_cast<double>(unique) / static_cast<double>(total);
+}
+
+std::string unescape_html_entities(std::string_view s) {
+    // Pass 1: /&(quot|amp|apos|lt|gt);/g (case-sensitive).
+    static constexpr std::array<std::pair<std::string_view, char>, 5> kNamed{
+        {{"quot;", '"'}, {"amp;", '&'}, {"apos;", '\''}, {"lt;", '<'}, {"gt;", '>'}}};
+    std::string named;
+    named.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        bool replaced = false;
+        if (s[i] == '&') {
+            for (const auto& [entity, c] : kNamed) {
+                if (s.substr(i + 1).starts_with(entity)) {
+                    named.push_back(c);
+                    i += 1 + entity.size();
+                    replaced = true;
+                    break;
+                }
+            }
+        }
+        if (!replaced) {
+            named.push_back(s[i++]);
+        }
+    }
+
+    // Pass 2 over the result: /&#(?:x([0-9a-f]+)|([0-9]+));/gi.
+    constexpr std::uint32_t kTooLarge = 0x110000;  // saturate: anything above is invalid anyway
+    auto digit_value = [](char c, bool hex) -> int {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        const char lower = to_lower(c);
+        return (hex && lower >= 'a' && lower <= 'f') ? lower - 'a' + 10 : -1;
+    };
+    std::string out;
+    out.reserve(named.size());
+    for (std::size_t i = 0; i < named.size();) {
+        if (named[i] == '&' && i + 1 < named.size() && named[i + 1] == '#') {
+            std::size_t j = i + 2;
+            const bool hex = j < named.size() && (named[j] == 'x' || named[j] == 'X');
+            j += hex ? 1 : 0;
+            const std::size_t digits_start = j;
+            std::uint32_t value = 0;
+            int d = 0;
+            while (j < named.size() && (d = digit_value(named[j], hex)) >= 0) {
+                value = std::min(kTooLarge, value * (hex ? 16U : 10U) + static_cast<std::uint32_t>(d));
+                ++j;
+            }
+            if (j > digits_start && j < named.size() && named[j] == ';') {
+                if (value == 0 || value >= kTooLarge || (value >= 0xD800 && value <= 0xDFFF)) {
+                    value = 0xFFFD;  // what a conforming HTML parser substitutes
+                }
+                text::append_utf8(out, static_cast<char32_t>(value));
+                i = j + 1;
+                continue;
+            }
+        }
+        out.push_back(named[i++]);
+    }
+    return out;
+}
+
+}  // namespace pith::extract

@@ -1,0 +1,60 @@
+// Metadata stage: the article's title, byline, excerpt, site name, publication
+// time, lead image and favicon, read from JSON-LD, <meta>, <title>, headings and
+// <link>. A port of Readability.js 0.6.0 (_getJSONLD, _getArticleMetadata,
+// _getArticleTitle, _textSimilarity, _unescapeHtmlEntities) plus pith's `image`
+// and `favicon`.
+//
+// Order: Readability reads JSON-LD before scripts are removed and the other
+// metadata after _prepDocument; the orchestrator calls these at those points.
+// These functions only read the document as given.
+//
+// Thread-safety: pure functions of their arguments; they never modify the
+// Document. Returned strings are owned copies. No function throws on bad input
+// (malformed JSON-LD is skipped like Readability's try/catch does).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "pith/dom.hpp"
+
+namespace pith::extract {
+
+// Every field is optional: absent is JSON null. read_metadata never leaves a
+// field holding "" except `title` (Readability's title is always a string).
+struct Metadata {
+    std::optional<std::string> title, byline, excerpt, site_name, published_time, image, favicon;
+};
+
+// Readability _getArticleTitle: document.title, cut at " | ", " - ", " » ", ...
+// (and, like upstream after 0.6.0, " – " and " — ") or ": ", or replaced by the
+// only <h1> when too short or too long.
+[[nodiscard]] std::string article_title(const dom::Document& doc);
+
+// Readability _getJSONLD: the first <script type="application/ld+json"> holding
+// a schema.org object of an article @type (top-level array and @graph included)
+// fills title, byline, excerpt, site_name and published_time (datePublished);
+// pith also reads `image`. Values are as in the JSON (trimmed where Readability
+// trims), so an empty string can appear. Empty result when nothing matches.
+[[nodiscard]] Metadata read_json_ld(const dom::Document& doc);
+
+// Readability _getArticleMetadata: <meta> values merged under `json_ld` in
+// Readability's priority order, the title falling back to article_title(), every
+// field HTML-unescaped. Adds `image` (JSON-LD image, og:image, og:image:url,
+// twitter:image, twitter:image:src, <link rel=image_src>) and `favicon` (largest
+// <link rel=icon>, else apple-touch-icon), both resolved against `base_url`
+// unless it is "" (then left as written).
+[[nodiscard]] Metadata read_metadata(const dom::Document& doc, const Metadata& json_ld,
+                                     std::string_view base_url);
+
+// Readability _textSimilarity: 1 - (length of b's words missing from a) / (length
+// of b's words), words being runs of ASCII [A-Za-z0-9_] after lowercasing.
+// 0 when either side has no word.
+[[nodiscard]] double text_similarity(std::string_view a, std::string_view b);
+
+// Readability _unescapeHtmlEntities: &quot; &amp; &apos; &lt; &gt;, then numeric
+// references (&#65; &#x41;); invalid code points become U+FFFD.
+[[nodiscard]] std::string unescape_html_entities(std::string_view s);
+
+}  // namespace pith::extract

@@ -1,0 +1,344 @@
+#include "metadata.hpp"
+
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "pith/dom.hpp"
+
+namespace pith::extract {
+namespace {
+
+dom::Document parse(std::string_view html) {
+    auto result = dom::parse_html(html);
+    if (!result.ok()) {
+        ADD_FAILURE() << "parse_html failed: " << result.error().message;
+        return dom::Document{};
+    }
+    return std::move(result).value();
+}
+
+std::string title_of(std::string_view head, std::string_view body = "") {
+    const dom::Document doc =
+        parse("<html><head>" + std::string(head) + "</head><body>" + std::string(body) + "</body></html>");
+    return article_title(doc);
+}
+
+std::string ld_page(std::string_view json, std::string_view title = "Some Page Title Here") {
+    return "<html><head><title>" + std::string(title) + "</title><script type=\"application/ld+json\">" +
+           std::string(json) + "</script></head><body><p>x</p></body></html>";
+}
+
+// --- article_title -------------------------------------------------------------------------
+
+TEST(ArticleTitle, CutsSiteNameAfterPipe) {
+    EXPECT_EQ(title_of("<title>The Quick Brown Fox Jumps | Example Site</title>"), "The Quick Brown Fox Jumps");
+}
+
+TEST(ArticleTitle, DropsFirstPartWhenLastCutIsTooShort) {
+    EXPECT_EQ(title_of("<title>Site Name - An Article About Many Things</title>"), "An Article About Many Things");
+}
+
+TEST(ArticleTitle, KeepsShortResultOfHierarchicalSeparator) {
+    EXPECT_EQ(title_of("<title>Breaking News Today \xC2\xBB Site</title>"), "Breaking News Today");
+    EXPECT_EQ(title_of("<title>A Long Headline For This Story \xC2\xBB News</title>"),
+              "A Long Headline For This Story");
+}
+
+TEST(ArticleTitle, RevertsShortResultOfFlatSeparator) {
+    EXPECT_EQ(title_of("<title>Breaking News Today | Site</title>"), "Breaking News Today | Site");
+}
+
+TEST(ArticleTitle, EnAndEmDashesAreFlatSeparators) {
+    EXPECT_EQ(title_of("<title>Lorem ipsum dolor sit amet \xE2\x80\x93 My website</title>"),
+              "Lorem ipsum dolor sit amet");
+    // Cut to four words without a hierarchical separator: back to the full title.
+    EXPECT_EQ(title_of("<title>Evolve: Shared Mutable History \xE2\x80\x94 evolve extension</title>"),
+              "Evolve: Shared Mutable History \xE2\x80\x94 evolve extension");
+}
+
+TEST(ArticleTitle, ColonTakesPartAfterLastColon) {
+    EXPECT_EQ(title_of("<title>Example Site: How We Built A Better Mousetrap Today</title>"),
+              "How We Built A Better Mousetrap Today");
+}
+
+TEST(ArticleTitle, ColonKeptWhenAHeadingHoldsTheWholeTitle) {
+    EXPECT_EQ(title_of("<title>Example Site: How We Built A Better Mousetrap Today</title>",
+                       "<h2>\n  Example Site: How We Built A Better Mousetrap Today </h2>"),
+              "Example Site: How We Built A Better Mousetrap Today");
+}
+
+TEST(ArticleTitle, ColonHeadingMatchAcrossElementsAndNesting) {
+    const std::string title = "<title>Example Site: How We Built A Better Mousetrap Today</title>";
+    EXPECT_EQ(title_of(title, "<h1> Example Site: <em>How We Built</em> A Better Mousetrap Today\n</h1>"),
+              "Example Site: How We Built A Better Mousetrap Today");
+    EXPECT_EQ(title_of(title, "<h1><div>Intro <h2>Example Site: How We Built A Better Mousetrap Today</h2></div></h1>"),
+              "Example Site: How We Built A Better Mousetrap Today");
+    // Same length, different text: not a match.
+    EXPECT_EQ(title_of(title, "<h2>Example Site: How We Built A Better Mousetrap TODAY</h2>"),
+              "How We Built A Better Mousetrap Today");
+    // Template contents are not part of the document.
+    EXPECT_EQ(title_of(title, "<template><h1>Example Site: How We Built A Better Mousetrap Today</h1></template>"),
+              "How We Built A Better Mousetrap Today");
+}
+
+TEST(ArticleTitle, ColonKeptWhenTooManyWordsBeforeIt) {
+    EXPECT_EQ(title_of("<title>One two three four five six: seven eight nine ten</title>"),
+              "One two three four five six: seven eight nine ten");
+}
+
+TEST(ArticleTitle, ShortTitleFallsBackToTheOnlyH1) {
+    EXPECT_EQ(title_of("<title>Short</title>", "<h1> The Real   Article Headline Is Here </h1>"),
+              "The Real Article Headline Is Here");
+    EXPECT_EQ(title_of("<title>Short</title>", "<h1>First Heading Of The Page</h1><h1>Second One Here</h1>"),
+              "Short");
+}
+
+TEST(ArticleTitle, CollapsesAsciiWhiteSpaceOfTitleElement) {
+    EXPECT_EQ(title_of("<title>\n  A   title\twith  odd   spacing \n</title>"), "A title with odd spacing");
+    EXPECT_EQ(title_of(""), "");
+}
+
+TEST(ArticleTitle, IgnoresSvgTitle) {
+    EXPECT_EQ(title_of("", "<svg><title>Icon title in svg</title></svg>"), "");
+}
+
+// --- read_json_ld ----------------------------------------------------------------------------
+
+TEST(JsonLd, ReadsArticleFromGraph) {
+    const auto doc = parse(ld_page(R"({"@context":"https://schema.org","@graph":[
+        {"@type":"WebSite","name":"Site"},
+        {"@type":"NewsArticle","headline":" Graph Headline ","description":" Desc ",
+         "author":{"@type":"Person","name":" Jane Doe "},
+         "publisher":{"@type":"Organization","name":"Daily Example"},
+         "datePublished":"2024-01-02T03:04:05Z","image":"https://example.com/a.jpg"}]})"));
+    const Metadata m = read_json_ld(doc);
+    EXPECT_EQ(m.title, "Graph Headline");
+    EXPECT_EQ(m.byline, "Jane Doe");
+    EXPECT_EQ(m.excerpt, "Desc");
+    EXPECT_EQ(m.site_name, "Daily Example");
+    EXPECT_EQ(m.published_time, "2024-01-02T03:04:05Z");
+    EXPECT_EQ(m.image, "https://example.com/a.jpg");
+}
+
+TEST(JsonLd, FindsArticleInTopLevelArray) {
+    const auto doc = parse(ld_page(R"([{"@type":"BreadcrumbList"},
+        {"@context":"http://schema.org/","@type":"BlogPosting","name":"Array Post"}])"));
+    EXPECT_EQ(read_json_ld(doc).title, "Array Post");
+}
+
+TEST(JsonLd, JoinsAuthorArray) {
+    const auto doc = parse(ld_page(R"({"@context":"https://schema.org","@type":"Article",
+        "author":[{"name":"Ann "},"not an object",{"url":"x"},{"name":" Bob"}]})"));
+    EXPECT_EQ(read_json_ld(doc).byline, "Ann, Bob");
+}
+
+TEST(JsonLd, PrefersHeadlineWhenOnlyItResemblesTheTitle) {
+    const auto doc = parse(ld_page(
+        R"({"@context":"https://schema.org","@type":"NewsArticle","name":"Example News",
+            "headline":"Storm hits the coast tonight"})",
+        "Storm Hits The Coast Tonight"));
+    EXPECT_EQ(read_json_ld(doc).title, "Storm hits the coast tonight");
+}
+
+TEST(JsonLd, PrefersNameWhenNeitherResemblesTheTitle) {
+    const auto doc = parse(ld_page(
+        R"({"@context":"https://schema.org","@type":"NewsArticle","name":"Example News",
+            "headline":"Storm hits the coast tonight"})",
+        "Something else entirely different"));
+    EXPECT_EQ(read_json_ld(doc).title, "Example News");
+}
+
+TEST(JsonLd, VocabContextAndCdataWrapper) {
+    const auto doc = parse(ld_page(
+        "\n<![CDATA[ {\"@context\":{\"@vocab\":\"http://schema.org/\"},\"@type\":\"ReportageNewsArticle\","
+        "\"headline\":\"Wrapped\"} ]]>\n"));
+    EXPECT_EQ(read_json_ld(doc).title, "Wrapped");
+}
+
+TEST(JsonLd, SkipsNonArticleAndNonSchemaOrgScripts) {
+    const auto doc = parse(
+        "<html><head>"
+        R"(<script type="application/ld+json">{"@context":"https://schema.org","@type":"WebPage","name":"A"}</script>)"
+        R"(<script type="application/ld+json">{"@context":"https://example.org","@type":"Article","name":"B"}</script>)"
+        R"(<script type="application/ld+json">{"@context":"https://schema.org","@type":["Article"],"name":"C"}</script>)"
+        R"(<script type="application/ld+json">{not json</script>)"
+        R"(<script type="application/json">{"@context":"https://schema.org","@type":"Article","name":"D"}</script>)"
+        R"(<script type="application/ld+json">{"@context":"https://schema.org","@type":"TechArticle","name":"E"}</script>)"
+        R"(<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","name":"F"}</script>)"
+        "</head><body></body></html>");
+    EXPECT_EQ(read_json_ld(doc).title, "E");
+}
+
+TEST(JsonLd, ArticleTypePatternPrecedence) {
+    auto title_for_type = [](std::string_view type) {
+        const auto doc = parse(ld_page(R"({"@context":"https://schema.org","@type":")" + std::string(type) +
+                                       R"(","name":"N"})"));
+        return read_json_ld(doc).title.value_or("<none>");
+    };
+    EXPECT_EQ(title_for_type("ArticleSeries"), "N");   // ^Article
+    EXPECT_EQ(title_for_type("MyNewsArticleX"), "N");  // infix
+    EXPECT_EQ(title_for_type("WebAPIReference"), "N"); // APIReference$
+    EXPECT_EQ(title_for_type("APIReferenceX"), "<none>");
+    EXPECT_EQ(title_for_type("article"), "<none>");
+}
+
+TEST(JsonLd, EmptyWhenNoScript) {
+    const auto doc = parse("<html><head><title>T</title></head><body></body></html>");
+    const Metadata m = read_json_ld(doc);
+    EXPECT_FALSE(m.title || m.byline || m.excerpt || m.site_name || m.published_time || m.image);
+}
+
+// --- read_metadata ---------------------------------------------------------------------------
+
+TEST(ReadMetadata, SpaceSeparatedPropertiesUseTheFirstMatch) {
+    const auto doc = parse(R"(<html><head><title>Title Element</title>
+        <meta property="x:title dc:title" content="Preferred title"/>
+        <meta property="og:title twitter:title" content="A title"/>
+        <meta property="dc:creator twitter:site_name" content="Creator Name"/>
+        <meta name="author" content="FAIL"/>
+        <meta property="og:description x:description twitter:description" content="A description"/>
+        <meta property="dc:description og:description" content="Preferred description"/>
+        <meta name="description" content="FAIL"/>
+        </head><body></body></html>)");
+    const Metadata m = read_metadata(doc, {}, "");
+    EXPECT_EQ(m.title, "Preferred title");
+    EXPECT_EQ(m.byline, "Creator Name");
+    EXPECT_EQ(m.excerpt, "Preferred description");
+    EXPECT_EQ(m.site_name, std::nullopt);
+    EXPECT_EQ(m.published_time, std::nullopt);
+}
+
+TEST(ReadMetadata, NameFormsAndPriorities) {
+    const auto doc = parse(R"(<html><head><title>Fallback Title Of Page</title>
+        <meta name="twitter:title" content="Twitter title"/>
+        <meta name=" OG . Title " content="Og title"/>
+        <meta name="parsely-author" content="Parsely Author"/>
+        <meta name="parsely-pub-date" content="2020-05-06"/>
+        <meta name="weibo:article:description" content="Weibo description"/>
+        <meta name="twitter:description" content="Twitter description"/>
+        <meta property=" og : site_name " content=" Site &amp; Co "/>
+        <meta name="dc.title.extra" content="ignored"/>
+        </head><body></body></html>)");
+    const Metadata m = read_metadata(doc, {}, "");
+    EXPECT_EQ(m.title, "Og title");
+    EXPECT_EQ(m.byline, "Parsely Author");
+    EXPECT_EQ(m.excerpt, "Weibo description");
+    EXPECT_EQ(m.site_name, "Site & Co");
+    EXPECT_EQ(m.published_time, "2020-05-06");
+}
+
+TEST(ReadMetadata, LaterMetaOverwritesEarlier) {
+    const auto doc = parse(R"(<html><head>
+        <meta property="og:title" content="First"/><meta property="og:title" content="Second"/>
+        <meta name="author" content="Someone"/><meta name="author" content="  "/>
+        </head><body></body></html>)");
+    const Metadata m = read_metadata(doc, {}, "");
+    EXPECT_EQ(m.title, "Second");
+    EXPECT_EQ(m.byline, std::nullopt);  // the blank one replaced the earlier value
+}
+
+TEST(ReadMetadata, JsonLdWinsAndEmptyJsonLdValuesFallThrough) {
+    const auto doc = parse(R"(<html><head>
+        <meta property="og:title" content="Meta title"/><meta property="og:description" content="Meta desc"/>
+        <meta property="article:published_time" content="2021-01-01"/>
+        </head><body></body></html>)");
+    Metadata ld;
+    ld.title = "Ld title";
+    ld.excerpt = "";
+    const Metadata m = read_metadata(doc, ld, "");
+    EXPECT_EQ(m.title, "Ld title");
+    EXPECT_EQ(m.excerpt, "Meta desc");
+    EXPECT_EQ(m.published_time, "2021-01-01");
+}
+
+TEST(ReadMetadata, ArticleAuthorIgnoredWhenItIsAUrl) {
+    const auto url_doc = parse(R"(<meta property="article:author" content="https://example.com/jane">)");
+    EXPECT_EQ(read_metadata(url_doc, {}, "").byline, std::nullopt);
+    const auto name_doc = parse(R"(<meta property="article:author" content="Jane Roe">)");
+    EXPECT_EQ(read_metadata(name_doc, {}, "").byline, "Jane Roe");
+}
+
+TEST(ReadMetadata, TitleFallsBackToArticleTitleAndIsUnescaped) {
+    const auto doc = parse(R"(<html><head><title>Fish &amp;amp; Chips Are Great | Site</title>
+        <meta name="description" content="A &amp;quot;quoted&amp;quot; &#8220;text&#x201D;"/>
+        </head><body></body></html>)");
+    const Metadata m = read_metadata(doc, {}, "");
+    EXPECT_EQ(m.title, "Fish & Chips Are Great");
+    EXPECT_EQ(m.excerpt, "A \"quoted\" \xE2\x80\x9Ctext\xE2\x80\x9D");
+}
+
+TEST(ReadMetadata, ImagePriorityAndResolution) {
+    const std::string head_tail = R"(<meta name="twitter:image" content="/tw.png">
+        <meta property="og:image" content="img/og.png"><meta property="og:image" content="img/og2.png">
+        <link rel="image_src" href="/src.png">)";
+    const auto doc = parse("<html><head>" + head_tail + "</head><body></body></html>");
+    EXPECT_EQ(read_metadata(doc, {}, "").image, "img/og.png");
+    EXPECT_EQ(read_metadata(doc, {}, "http://example.com/a/page.html").image, "http://example.com/a/img/og.png");
+
+    Metadata ld;
+    ld.image = "ld.jpg";
+    EXPECT_EQ(read_metadata(doc, ld, "http://example.com/a/page.html").image, "http://example.com/a/ld.jpg");
+
+    const auto link_only = parse(R"(<link rel="Image_Src" href="/src.png">)");
+    EXPECT_EQ(read_metadata(link_only, {}, "http://example.com/a/").image, "http://example.com/src.png");
+    const auto none = parse("<p>nothing</p>");
+    EXPECT_EQ(read_metadata(none, {}, "http://example.com/").image, std::nullopt);
+}
+
+TEST(ReadMetadata, JsonLdImageForms) {
+    const auto doc = parse(ld_page(R"({"@context":"https://schema.org","@type":"Article",
+        "image":[{"@type":"ImageObject"},{"@type":"ImageObject","url":"https://example.com/i.jpg"},"b.jpg"]})"));
+    EXPECT_EQ(read_json_ld(doc).image, "https://example.com/i.jpg");
+    const auto obj = parse(ld_page(R"({"@context":"https://schema.org","@type":"Article",
+        "image":{"url":"/o.jpg"}})"));
+    EXPECT_EQ(read_json_ld(obj).image, "/o.jpg");
+}
+
+TEST(ReadMetadata, FaviconPrefersLargestIcon) {
+    const auto doc = parse(R"(<html><head>
+        <link rel="apple-touch-icon" sizes="180x180" href="/apple.png">
+        <link rel="icon" sizes="16x16" href="/16.png">
+        <link rel="shortcut icon" href="/favicon.ico">
+        <link rel="icon" sizes="32x32 24x24" href="/32.png">
+        <link rel="mask-icon" href="/mask.svg">
+        </head><body></body></html>)");
+    EXPECT_EQ(read_metadata(doc, {}, "").favicon, "/32.png");
+    EXPECT_EQ(read_metadata(doc, {}, "https://example.com/x/y").favicon, "https://example.com/32.png");
+}
+
+TEST(ReadMetadata, FaviconAnySizeAndAppleTouchFallback) {
+    const auto any = parse(R"(<link rel="icon" sizes="64x64" href="a.png"><link rel="icon" sizes="any" href="a.svg">)");
+    EXPECT_EQ(read_metadata(any, {}, "").favicon, "a.svg");
+    const auto apple = parse(R"(<link rel="apple-touch-icon-precomposed" href="t.png"><link rel="mask-icon" href="m.svg">)");
+    EXPECT_EQ(read_metadata(apple, {}, "http://h/d/").favicon, "http://h/d/t.png");
+    const auto none = parse(R"(<link rel="stylesheet" href="s.css">)");
+    EXPECT_EQ(read_metadata(none, {}, "").favicon, std::nullopt);
+}
+
+// --- text_similarity, unescape_html_entities --------------------------------------------------
+
+TEST(TextSimilarity, ComparesUniqueWordsOfSecondText) {
+    EXPECT_DOUBLE_EQ(text_similarity("The quick brown fox", "the QUICK fox"), 1.0);
+    EXPECT_DOUBLE_EQ(text_similarity("the quick brown fox", "the quick red fox"), 1.0 - 3.0 / 17.0);
+    EXPECT_DOUBLE_EQ(text_similarity("abc", "x-y"), 0.0);
+    EXPECT_DOUBLE_EQ(text_similarity("", "words"), 0.0);
+    EXPECT_DOUBLE_EQ(text_similarity("words", "--"), 0.0);
+    // Non-ASCII letters are separators, as \W is ASCII-only in JS.
+    EXPECT_DOUBLE_EQ(text_similarity("caf", "caf\xC3\xA9"), 1.0);
+}
+
+TEST(UnescapeHtmlEntities, NamedThenNumeric) {
+    EXPECT_EQ(unescape_html_entities("&lt;b&gt; &quot;x&quot; &apos;y&apos;"), "<b> \"x\" 'y'");
+    EXPECT_EQ(unescape_html_entities("&amp;amp; &amp;#65;"), "&amp; A");
+    EXPECT_EQ(unescape_html_entities("&#65;&#x42;&#X43;&#x00044;"), "ABCD");
+    EXPECT_EQ(unescape_html_entities("&#0;|&#xD800;|&#1114112;|&#99999999999999999999;"),
+              "\xEF\xBF\xBD|\xEF\xBF\xBD|\xEF\xBF\xBD|\xEF\xBF\xBD");
+    EXPECT_EQ(unescape_html_entities("&QUOT; &#x; &#65 &nbsp;"), "&QUOT; &#x; &#65 &nbsp;");
+    EXPECT_EQ(unescape_html_entities("&#x1F600;"), "\xF0\x9F\x98\x80");
+    EXPECT_EQ(unescape_html_entities(""), "");
+}
+
+}  // namespace
+}  // namespace pith::extract
