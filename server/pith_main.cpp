@@ -1,0 +1,675 @@
+// pith: the command-line front-end. Reads files (or stdin), runs the extractor
+// on a few worker threads and prints JSON, NDJSON, HTML or text. A thin layer:
+// every decision about the article itself belongs to the extractor, and the JSON
+// shape to article_json.hpp. `pith --help` is the reference for flags and exit
+// codes; keep kHelp* below in step with the parser.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pith/article_json.hpp"
+#include "pith/extract.hpp"
+#include "pith/result.hpp"
+
+#ifndef PITH_VERSION
+#define PITH_VERSION "0.1.0"
+#endif
+
+namespace pith::server {
+namespace {
+
+// Exit codes, ordered so that the numerically largest is the worst; several
+// inputs exit with the worst of their codes.
+constexpr int kExitOk = 0;          // extracted (ok or best_attempt) / readable
+constexpr int kExitNothing = 1;     // no_content or budget_exceeded / not readable
+constexpr int kExitUsage = 2;       // bad command line
+constexpr int kExitInput = 3;       // an input could not be read or processed
+
+// Upper bound for --jobs: far above any useful value, low enough that a typo
+// cannot ask for a million threads.
+constexpr std::size_t kMaxJobs = 1024;
+// Pending output is flushed once it reaches this size, or whenever the writer
+// has to wait for the next result (so NDJSON streams while slow files run).
+constexpr std::size_t kFlushBytes = 256U * 1024U;
+// Results finished ahead of the one being written, per worker: bounds memory
+// when an early input is slow and later ones are fast.
+constexpr std::size_t kLookaheadPerWorker = 4;
+
+constexpr std::string_view kHelpMain = R"(pith - extract the readable article from HTML pages (Readability.js algorithm)
+
+Usage:
+  pith extract [options] FILE...|-    extract the article of each input
+  pith readable [options] FILE...|-   Readability's isProbablyReaderable preflight
+  pith help [extract|readable]        show help (also: pith --help, pith COMMAND --help)
+  pith --version                      print the version
+
+Run 'pith help extract' or 'pith help readable' for each command's options,
+output formats and exit codes.
+)";
+
+constexpr std::string_view kHelpExtract = R"(Usage: pith extract [options] FILE...|-
+
+Extracts the main article from each HTML input. FILE '-' reads standard input
+(at most once). Inputs in any charset; the charset is detected unless given.
+
+Options:
+  --url URL               document URL: base for resolving relative links
+                          (default: none, links stay relative)
+  --format json|html|text output format (default: json)
+  --diagnostics           add per-pass diagnostics and stage timings to the
+                          JSON (only with --format json)
+  --max-elements N        refuse documents with more than N elements;
+                          0 = unlimited (default: 0)
+  --char-threshold N      article text length (UTF-16 units) a pass must reach
+                          before retries stop (default: 500)
+  --n-top-candidates N    candidates kept per pass (default: 5, minimum 1)
+  --charset LABEL         charset of the inputs, e.g. utf-8, windows-1252
+                          (default: detect from BOM, <meta> and content)
+  --jobs N                worker threads for several inputs, 1 to 1024
+                          (default: number of hardware threads)
+  -h, --help              show this help
+  --                      end of options; later arguments are files
+Numbers are decimal integers without sign. Options also accept --flag=VALUE.
+
+Output:
+  json  one compact JSON object on one line: title, byline, dir, lang,
+        content, textContent, length, excerpt, siteName, publishedTime, image,
+        favicon, readerable, status (ok|best_attempt|no_content|
+        budget_exceeded), confidence, charset; absent fields are null. A
+        budget refusal adds "error": {"code","message"}.
+  html  the article's HTML (content) followed by a newline
+  text  the article's text (textContent) followed by a newline
+  Several inputs print NDJSON: one object per line, in input order, each
+  starting with a "file" field; they need --format json. An input that cannot
+  be read prints {"file":...,"error":{"code":"io_error","message":...}} and the
+  others continue; an internal failure prints code "internal" the same way.
+
+Exit codes (several inputs: the worst, 3 > 1 > 0):
+  0  article extracted (status ok or best_attempt)
+  1  nothing readable (status no_content or budget_exceeded); output printed
+  2  usage error (unknown option, bad number, no input)
+  3  an input could not be read or processed
+)";
+
+constexpr std::string_view kHelpReadable = R"(Usage: pith readable [options] FILE...|-
+
+Runs Readability's isProbablyReaderable preflight on each HTML input. FILE '-'
+reads standard input (at most once).
+
+Options:
+  --charset LABEL   charset of the inputs (default: detect)
+  -h, --help        show this help
+  --                end of options; later arguments are files
+
+Output:
+  One compact JSON object per input on its own line: {"readerable":true|false};
+  several inputs add a leading "file" field (NDJSON, in input order). An input
+  that cannot be read prints {"file":...,"error":{"code":"io_error",...}}.
+
+Exit codes (several inputs: the worst, 3 > 1 > 0):
+  0  readable
+  1  not readable
+  2  usage error (unknown option, no input)
+  3  an input could not be read or processed
+)";
+
+enum class Command { extract, readable, help, version };
+enum class Format { json, html, text };
+
+struct CliArgs {
+    Command command = Command::help;
+    Command help_topic = Command::help;  // help: which command's page
+    Format format = Format::json;
+    bool diagnostics = false;
+    std::size_t jobs = 0;  // 0: hardware concurrency
+    extract::ExtractOptions options;
+    std::vector<std::string> inputs;
+};
+
+Error usage(std::string message) {
+    return Error{ErrorCode::invalid_argument, std::move(message)};
+}
+
+// A whole-string, unsigned, decimal number within [min, max].
+Result<std::size_t> parse_size(std::string_view flag, std::string_view text, std::size_t min,
+                               std::size_t max) {
+    std::size_t value = 0;
+    const char* const end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
+        return usage(std::string(flag) + ": '" + std::string(text) +
+                     "' is not a non-negative integer");
+    }
+    if (ec == std::errc::result_out_of_range || value < min || value > max) {
+        return usage(std::string(flag) + ": " + std::string(text) + " is out of range [" +
+                     std::to_string(min) + ", " + std::to_string(max) + "]");
+    }
+    return value;
+}
+
+Result<Format> parse_format(std::string_view text) {
+    if (text == "json") {
+        return Format::json;
+    }
+    if (text == "html") {
+        return Format::html;
+    }
+    if (text == "text") {
+        return Format::text;
+    }
+    return usage("--format: '" + std::string(text) + "' is not one of json, html, text");
+}
+
+// Parses the options and inputs of `extract` or `readable`.
+Result<CliArgs> parse_command(Command command, std::span<const std::string_view> args) {
+    CliArgs cli;
+    cli.command = command;
+    const bool is_extract = command == Command::extract;
+    constexpr std::size_t kSizeMax = std::numeric_limits<std::size_t>::max();
+    bool options_done = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view arg = args[i];
+        if (options_done || arg == "-" || !arg.starts_with('-')) {
+            cli.inputs.emplace_back(arg);
+            continue;
+        }
+        if (arg == "--") {
+            options_done = true;
+            continue;
+        }
+        if (arg == "-h" || arg == "--help") {
+            cli.command = Command::help;
+            cli.help_topic = command;
+            return cli;
+        }
+        // --flag VALUE or --flag=VALUE.
+        const std::size_t eq = arg.find('=');
+        const std::string_view flag = arg.substr(0, eq);
+        std::optional<std::string_view> inline_value;
+        if (eq != std::string_view::npos) {
+            inline_value = arg.substr(eq + 1);
+        }
+        auto value = [&]() -> Result<std::string_view> {
+            if (inline_value) {
+                return *inline_value;
+            }
+            if (i + 1 >= args.size()) {
+                return usage(std::string(flag) + " needs a value");
+            }
+            return args[++i];
+        };
+        auto size_flag = [&](std::size_t& out, std::size_t min, std::size_t max) -> Result<bool> {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            auto number = parse_size(flag, *text, min, max);
+            if (!number) {
+                return std::move(number).error();
+            }
+            out = *number;
+            return true;
+        };
+
+        Result<bool> parsed = true;
+        if (flag == "--charset") {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            if (text->empty()) {
+                return usage("--charset needs a non-empty label");
+            }
+            cli.options.charset = std::string(*text);
+        } else if (!is_extract) {
+            return usage("unknown option '" + std::string(flag) + "' for 'pith readable'");
+        } else if (flag == "--url") {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            cli.options.url = std::string(*text);
+        } else if (flag == "--format") {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            auto format = parse_format(*text);
+            if (!format) {
+                return std::move(format).error();
+            }
+            cli.format = *format;
+        } else if (flag == "--diagnostics") {
+            if (inline_value) {
+                return usage("--diagnostics takes no value");
+            }
+            cli.diagnostics = true;
+        } else if (flag == "--max-elements") {
+            parsed = size_flag(cli.options.max_elements, 0, kSizeMax);
+        } else if (flag == "--char-threshold") {
+            parsed = size_flag(cli.options.char_threshold, 0, kSizeMax);
+        } else if (flag == "--n-top-candidates") {
+            parsed = size_flag(cli.options.n_top_candidates, 1, kSizeMax);
+        } else if (flag == "--jobs") {
+            parsed = size_flag(cli.jobs, 1, kMaxJobs);
+        } else {
+            return usage("unknown option '" + std::string(flag) + "' for 'pith extract'");
+        }
+        if (!parsed) {
+            return std::move(parsed).error();
+        }
+    }
+
+    if (cli.inputs.empty()) {
+        return usage("no input: give one or more FILEs, or '-' for standard input");
+    }
+    if (std::count(cli.inputs.begin(), cli.inputs.end(), "-") > 1) {
+        return usage("'-' (standard input) may be given only once");
+    }
+    if (cli.inputs.size() > 1 && cli.format != Format::json) {
+        return usage("several inputs need --format json (NDJSON output)");
+    }
+    if (cli.diagnostics && cli.format != Format::json) {
+        return usage("--diagnostics needs --format json");
+    }
+    if (is_extract) {
+        auto valid = extract::validate(cli.options);
+        if (!valid) {
+            return usage(valid.error().message);
+        }
+    }
+    return cli;
+}
+
+Result<CliArgs> parse_args(std::span<const std::string_view> args) {
+    CliArgs cli;
+    if (args.empty()) {
+        return usage("no command given");
+    }
+    const std::string_view first = args[0];
+    const auto rest = args.subspan(1);
+    if (first == "--help" || first == "-h" || first == "help") {
+        cli.command = Command::help;
+        if (first == "help" && !rest.empty()) {
+            if (rest[0] == "extract") {
+                cli.help_topic = Command::extract;
+            } else if (rest[0] == "readable") {
+                cli.help_topic = Command::readable;
+            } else {
+                return usage("no help for '" + std::string(rest[0]) + "'");
+            }
+        }
+        return cli;
+    }
+    if (first == "--version" || first == "version") {
+        cli.command = Command::version;
+        return cli;
+    }
+    if (first == "extract") {
+        return parse_command(Command::extract, rest);
+    }
+    if (first == "readable") {
+        return parse_command(Command::readable, rest);
+    }
+    return usage("unknown command '" + std::string(first) + "'");
+}
+
+// Reads a whole file, or standard input for "-".
+Result<std::string> read_input(const std::string& path) {
+    const bool is_stdin = path == "-";
+    const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    auto io_error = [&](int err) {
+        return Error{ErrorCode::io_error,
+                     (is_stdin ? std::string("standard input") : path) + ": " +
+                         std::generic_category().message(err)};
+    };
+    if (fd < 0) {
+        return io_error(errno);
+    }
+    std::string bytes;
+    struct stat info {};
+    if (::fstat(fd, &info) == 0) {
+        if (S_ISDIR(info.st_mode)) {
+            if (!is_stdin) {
+                ::close(fd);
+            }
+            return io_error(EISDIR);
+        }
+        if (S_ISREG(info.st_mode) && info.st_size > 0) {
+            bytes.reserve(static_cast<std::size_t>(info.st_size));
+        }
+    }
+    constexpr std::size_t kChunk = 64U * 1024U;
+    for (;;) {
+        const std::size_t old_size = bytes.size();
+        bytes.resize(old_size + kChunk);
+        const ssize_t n = ::read(fd, bytes.data() + old_size, kChunk);
+        if (n < 0 && errno == EINTR) {
+            bytes.resize(old_size);
+            continue;
+        }
+        if (n <= 0) {
+            const int err = errno;
+            bytes.resize(old_size);
+            if (!is_stdin) {
+                ::close(fd);
+            }
+            if (n < 0) {
+                return io_error(err);
+            }
+            return bytes;
+        }
+        bytes.resize(old_size + static_cast<std::size_t>(n));
+    }
+}
+
+// Invalid UTF-8 (a file name, a page's text) must not stop the output.
+std::string dump(const nlohmann::json& j) {
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// One compact JSON line; with `file`, a leading "file" field. nlohmann's json
+// keeps object keys sorted, so the field is spliced in front of the dump.
+std::string json_line(const nlohmann::json& body, const std::string* file) {
+    std::string out;
+    if (file == nullptr) {
+        out = dump(body);
+    } else {
+        const std::string rest = dump(body);  // "{...}"
+        out = "{\"file\":" + dump(nlohmann::json(*file));
+        if (rest.size() > 2) {
+            out += ',';
+            out.append(rest, 1);
+        } else {
+            out += '}';
+        }
+    }
+    out += '\n';
+    return out;
+}
+
+struct JobResult {
+    std::string out;  // for standard output
+    std::string err;  // for standard error
+    int exit_code = kExitOk;
+};
+
+JobResult error_result(const std::string& file, const Error& error, int exit_code) {
+    JobResult r;
+    const nlohmann::json body = {
+        {"error",
+         {{"code", std::string(error_code_name(error.code))}, {"message", error.message}}},
+    };
+    r.out = json_line(body, &file);
+    r.err = "pith: " + error.message + "\n";
+    r.exit_code = exit_code;
+    return r;
+}
+
+JobResult extract_job(const CliArgs& cli, const std::string& file, bool several) {
+    auto bytes = read_input(file);
+    if (!bytes) {
+        return error_result(file, bytes.error(), kExitInput);
+    }
+    const extract::Article article = extract::extract(*bytes, cli.options);
+    JobResult r;
+    const bool extracted =
+        article.status == extract::Status::ok || article.status == extract::Status::best_attempt;
+    r.exit_code = extracted ? kExitOk : kExitNothing;
+    switch (cli.format) {
+    case Format::json: {
+        extract::JsonOptions json_options;
+        json_options.diagnostics = cli.diagnostics;
+        r.out = json_line(extract::to_json(article, json_options), several ? &file : nullptr);
+        return r;
+    }
+    case Format::html: r.out = article.content; break;
+    case Format::text: r.out = article.text_content; break;
+    }
+    if (!r.out.empty() && r.out.back() != '\n') {
+        r.out += '\n';
+    }
+    if (!extracted) {
+        r.err = "pith: " + file + ": " + std::string(extract::status_name(article.status));
+        if (article.error) {
+            r.err += ": " + article.error->message;
+        }
+        r.err += '\n';
+    }
+    return r;
+}
+
+JobResult readable_job(const CliArgs& cli, const std::string& file, bool several) {
+    auto bytes = read_input(file);
+    if (!bytes) {
+        return error_result(file, bytes.error(), kExitInput);
+    }
+    const bool readable = extract::is_probably_readable(*bytes, cli.options.charset);
+    JobResult r;
+    r.out = json_line({{"readerable", readable}}, several ? &file : nullptr);
+    r.exit_code = readable ? kExitOk : kExitNothing;
+    return r;
+}
+
+// The one catch-all around a job: nothing escapes a worker thread.
+JobResult guarded_job(const CliArgs& cli, const std::string& file, bool several) noexcept {
+    try {
+        return cli.command == Command::readable ? readable_job(cli, file, several)
+                                                : extract_job(cli, file, several);
+    } catch (const std::exception& e) {
+        try {
+            return error_result(file, Error{ErrorCode::internal, file + ": " + e.what()},
+                                kExitInput);
+        } catch (...) {
+        }
+    } catch (...) {
+        try {
+            return error_result(file, Error{ErrorCode::internal, file + ": unknown exception"},
+                                kExitInput);
+        } catch (...) {
+        }
+    }
+    // Even building the error failed (out of memory): report without allocating much.
+    JobResult r;
+    r.exit_code = kExitInput;
+    return r;
+}
+
+// Buffered standard output and error; written only by the main thread.
+class Output {
+public:
+    void add(JobResult result) {
+        if (!result.err.empty()) {
+            flush();  // keep stderr lines next to the stdout line they belong to
+            write(stderr, result.err);
+        }
+        out_ += result.out;
+        exit_code_ = std::max(exit_code_, result.exit_code);
+        if (out_.size() >= kFlushBytes) {
+            flush();
+        }
+    }
+    void flush() {
+        write(stdout, out_);
+        out_.clear();
+        if (std::fflush(stdout) != 0) {
+            failed_ = true;
+        }
+    }
+    [[nodiscard]] bool failed() const noexcept { return failed_; }
+    [[nodiscard]] int exit_code() const noexcept { return exit_code_; }
+
+private:
+    void write(std::FILE* stream, const std::string& bytes) {
+        if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), stream) != bytes.size()) {
+            failed_ = true;
+        }
+    }
+
+    std::string out_;
+    int exit_code_ = kExitOk;
+    bool failed_ = false;
+};
+
+// Runs the jobs on `workers` threads; the main thread writes results in input
+// order as soon as each next one is done.
+void run_parallel(const CliArgs& cli, std::size_t workers, Output& output) {
+    const std::size_t n = cli.inputs.size();
+    const bool several = n > 1;
+    const std::size_t lookahead = workers * kLookaheadPerWorker;
+
+    std::mutex mutex;
+    std::condition_variable changed;                  // slots or next_to_write changed
+    std::vector<std::optional<JobResult>> slots(n);   // guarded by mutex
+    std::size_t next_to_write = 0;                    // guarded by mutex
+    bool abandoned = false;                           // guarded by mutex
+    std::atomic<std::size_t> next_index{0};           // next input to claim
+
+    auto worker = [&] {
+        for (;;) {
+            const std::size_t i = next_index.fetch_add(1);
+            if (i >= n) {
+                return;
+            }
+            {
+                // Never waits for index next_to_write itself, so no deadlock.
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return abandoned || i < next_to_write + lookahead; });
+                if (abandoned) {
+                    return;
+                }
+            }
+            JobResult result = guarded_job(cli, cli.inputs[i], several);
+            {
+                const std::lock_guard lock(mutex);
+                slots[i] = std::move(result);
+            }
+            changed.notify_all();
+        }
+    };
+
+    // If the writer below throws, waiting workers must still end so the
+    // jthreads can join. Declared after `threads`, so it is destroyed first.
+    struct Abandon {
+        std::mutex& mutex;
+        std::condition_variable& changed;
+        bool& abandoned;
+        ~Abandon() {
+            {
+                const std::lock_guard lock(mutex);
+                abandoned = true;
+            }
+            changed.notify_all();
+        }
+    };
+    std::vector<std::jthread> threads;
+    const Abandon abandon{mutex, changed, abandoned};
+    try {
+        threads.reserve(workers);
+        for (std::size_t w = 0; w < workers; ++w) {
+            threads.emplace_back(worker);
+        }
+    } catch (const std::system_error&) {
+        // Fewer threads than asked for still finish the work; none means run here.
+        if (threads.empty()) {
+            for (const std::string& file : cli.inputs) {
+                output.add(guarded_job(cli, file, several));
+            }
+            return;
+        }
+    }
+
+    for (std::size_t i = 0; i < n; ++i) {
+        JobResult result;
+        {
+            std::unique_lock lock(mutex);
+            if (!slots[i]) {
+                lock.unlock();
+                output.flush();  // stream what is done while waiting
+                lock.lock();
+                changed.wait(lock, [&] { return slots[i].has_value(); });
+            }
+            result = std::move(*slots[i]);
+            slots[i].reset();
+            next_to_write = i + 1;
+        }
+        changed.notify_all();
+        output.add(std::move(result));
+    }
+}
+
+int run(const CliArgs& cli) {
+    switch (cli.command) {
+    case Command::help: {
+        const std::string_view text = cli.help_topic == Command::extract    ? kHelpExtract
+                                      : cli.help_topic == Command::readable ? kHelpReadable
+                                                                            : kHelpMain;
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return kExitOk;
+    }
+    case Command::version: std::fputs("pith " PITH_VERSION "\n", stdout); return kExitOk;
+    case Command::extract:
+    case Command::readable: break;
+    }
+
+    Output output;
+    std::size_t jobs = cli.jobs;
+    if (jobs == 0) {
+        jobs = std::max<std::size_t>(1, std::thread::hardware_concurrency());
+    }
+    const std::size_t workers = std::min(jobs, cli.inputs.size());
+    if (workers <= 1) {
+        const bool several = cli.inputs.size() > 1;
+        for (const std::string& file : cli.inputs) {
+            output.add(guarded_job(cli, file, several));
+        }
+    } else {
+        run_parallel(cli, workers, output);
+    }
+    output.flush();
+    if (output.failed()) {
+        std::fputs("pith: cannot write the output\n", stderr);
+        return kExitInput;
+    }
+    return output.exit_code();
+}
+
+}  // namespace
+}  // namespace pith::server
+
+int main(int argc, char** argv) {
+    try {
+        const std::vector<std::string_view> args(argv + 1, argv + argc);
+        auto cli = pith::server::parse_args(args);
+        if (!cli) {
+            std::fprintf(stderr, "pith: %s\nRun 'pith --help' for usage.\n",
+                         cli.error().message.c_str());
+            return pith::server::kExitUsage;
+        }
+        return pith::server::run(*cli);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pith: internal error: %s\n", e.what());
+        return pith::server::kExitInput;
+    }
+}
