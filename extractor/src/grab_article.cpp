@@ -149,6 +149,13 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
             const dom::Attribute* lang = node->find_attr("lang");
             state.lang = lang != nullptr ? std::optional<std::string>(std::string(lang->value)) : std::nullopt;
         }
+        // pith departs from Readability here: <html> and <body> are never removed.
+        // Readability drops an <html class="...header..."> as an unlikely
+        // candidate and then scores nothing (trafilatura-dev 0303).
+        if (node->is(Tag::html) || node->is(Tag::body)) {
+            node = next_in_document(node);
+            continue;
+        }
         const std::string match = match_string(node);
         if (!is_probably_visible(node)) {
             node = remove_and_get_next(node);
@@ -220,8 +227,7 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
         if (element->parent == nullptr || element->parent->kind != NodeKind::element) {
             continue;
         }
-        const std::string inner = text::inner_text(element);
-        const std::optional<double> score = scorer.paragraph_score(*element, inner);
+        const std::optional<double> score = scorer.paragraph_score(*element, measure_text(*element));
         if (!score) {
             continue;
         }
@@ -350,11 +356,11 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
                 append = true;
             } else if (sibling->is(Tag::p)) {
                 const double density = link_density(sibling);
-                const std::string content = text::inner_text(sibling);
-                const std::size_t length = text::utf16_length(content);
+                const std::size_t length = text::inner_text_length(sibling);
                 if (length > 80 && density < 0.25) {
                     append = true;
                 } else if (length < 80 && length > 0 && density == 0.0) {
+                    const std::string content = text::inner_text(sibling);
                     // /\.( |$)/: a sentence end.
                     for (std::size_t i = content.find('.'); i != std::string::npos; i = content.find('.', i + 1)) {
                         if (i + 1 == content.size() || content[i + 1] == ' ') {

@@ -192,13 +192,8 @@ void clean(Node* root, Tag tag) {
     remove_matching(root, tag, [&](const Node* n) { return !(is_embed && has_allowed_video(n)); });
 }
 
-std::size_t comma_count(std::string_view inner) {
-    return static_cast<std::size_t>(std::count(inner.begin(), inner.end(), ','));
-}
-
 bool clean_conditionally_removes(const Node* node, Tag tag, const ExtractOptions& options, PassFlags flags) {
-    const std::string inner = text::inner_text(node);
-    const std::size_t content_length = text::utf16_length(inner);
+    const std::size_t content_length = text::inner_text_length(node);
     bool is_list = tag == Tag::ul || tag == Tag::ol;
     if (!is_list) {
         std::size_t list_length = 0;
@@ -226,7 +221,7 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ExtractOptions
     if (weight < 0) {
         return true;
     }
-    if (comma_count(inner) >= 10) {
+    if (text::ascii_comma_count(node) >= 10) {
         return false;  // lots of commas: prose, keep it
     }
     const double p = static_cast<double>(count_by_tag(node, Tag::p));
@@ -244,8 +239,13 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ExtractOptions
             ++embed_count;
         }
     }
-    if (patterns::ad_words(inner) || patterns::loading_words(inner)) {
-        return true;
+    // Ad and loading labels are single short words; only short texts can match.
+    constexpr std::size_t kLongestLabel = 24;
+    if (content_length <= kLongestLabel) {
+        const std::string inner = text::inner_text(node);
+        if (patterns::ad_words(inner) || patterns::loading_words(inner)) {
+            return true;
+        }
     }
     const double density = link_density(node);
     const double text_dens = text_density(node, {Tag::span, Tag::li, Tag::td, Tag::blockquote, Tag::dl, Tag::div,
@@ -294,7 +294,7 @@ void remove_share_widgets(Node* content) {
         Node* next = next_in_document(child);
         while (next != nullptr && next != end) {
             if (patterns::share_element(match_string(next)) &&
-                text::utf16_length(dom::text_content(next)) < kShareElementThreshold) {
+                text::text_content_length(next, kShareElementThreshold) < kShareElementThreshold) {
                 next = remove_and_get_next(next);
             } else {
                 next = next_in_document(next);

@@ -39,15 +39,14 @@ public:
         return score + class_weight(&node, flags);
     }
 
-    std::optional<double> paragraph_score(const dom::Node& /*node*/, std::string_view inner_text) const override {
-        const std::size_t length = text::utf16_length(inner_text);
-        if (length < 25) {  // too short to say anything
+    std::optional<double> paragraph_score(const dom::Node& /*node*/, const TextStats& text) const override {
+        if (text.length < 25) {  // too short to say anything
             return std::nullopt;
         }
-        // One point for being a paragraph, one per comma piece, one per 100
-        // characters up to three.
-        return 1.0 + static_cast<double>(patterns::comma_split_count(inner_text)) +
-               static_cast<double>(std::min<std::size_t>(length / 100, 3));
+        // One point for being a paragraph, one per comma-separated piece, one per
+        // 100 characters up to three.
+        return 1.0 + static_cast<double>(text.comma_count + 1) +
+               static_cast<double>(std::min<std::size_t>(text.length / 100, 3));
     }
 
     std::size_t ancestor_levels() const noexcept override { return 5; }
@@ -68,6 +67,17 @@ public:
 };
 
 }  // namespace
+
+TextStats measure_text(const dom::Node& node) {
+    TextStats stats;
+    stats.length = text::inner_text_length(&node);
+    for (const dom::Node* n = &node; n != nullptr; n = dom::next_node(n, &node)) {
+        if (n->is_text()) {
+            stats.comma_count += patterns::comma_split_count(n->data) - 1;
+        }
+    }
+    return stats;
+}
 
 const ContentScorer& readability_scorer() noexcept {
     static const ReadabilityScorer scorer;

@@ -141,8 +141,21 @@ void serialize(const Node* scope, bool include_self, std::string& out) {
 
 }  // namespace
 
+// A close upper estimate of the serialised size, so the output grows at most once.
+std::size_t estimate_html_bytes(const Node* scope) {
+    std::size_t bytes = 0;
+    for (const Node* n = scope; n != nullptr; n = next_node(n, scope)) {
+        bytes += n->data.size() + n->name.size() * 2 + 5;
+        for (std::uint32_t i = 0; i < n->attr_count; ++i) {
+            bytes += n->attrs[i].name.size() + n->attrs[i].value.size() + 4;
+        }
+    }
+    return bytes + bytes / 16;  // room for escapes
+}
+
 std::string inner_html(const Node* node) {
     std::string out;
+    out.reserve(estimate_html_bytes(node));
     serialize(node, false, out);
     return out;
 }

@@ -136,6 +136,27 @@ std::size_t inner_text_length(const dom::Node* node, bool normalize) {
         const std::string_view s = n->data;
         std::size_t pos = 0;
         while (pos < s.size()) {
+            // Fast path: a run of printable ASCII is one unit per byte.
+            const auto first = static_cast<unsigned char>(s[pos]);
+            if (first > ' ' && first < 0x80) {
+                if (seen_content && pending_count > 0) {
+                    length += (normalize && pending_count >= 2) ? 1 : pending_units;
+                }
+                pending_units = 0;
+                pending_count = 0;
+                seen_content = true;
+                std::size_t end = pos + 1;
+                while (end < s.size()) {
+                    const auto b = static_cast<unsigned char>(s[end]);
+                    if (b <= ' ' || b >= 0x80) {
+                        break;
+                    }
+                    ++end;
+                }
+                length += end - pos;
+                pos = end;
+                continue;
+            }
             const std::size_t w = space_at(s, pos);
             if (w != 0) {
                 pending_units += utf16_length(s.substr(pos, w));
@@ -156,6 +177,31 @@ std::size_t inner_text_length(const dom::Node* node, bool normalize) {
         }
     }
     return length;
+}
+
+std::size_t text_content_length(const dom::Node* node, std::size_t cap) noexcept {
+    std::size_t length = 0;
+    for (const dom::Node* n = node; n != nullptr; n = dom::next_node(n, node)) {
+        if (n->is_text()) {
+            length += utf16_length(n->data);
+            if (length > cap) {
+                return length;
+            }
+        }
+    }
+    return length;
+}
+
+std::size_t ascii_comma_count(const dom::Node* node) noexcept {
+    std::size_t count = 0;
+    for (const dom::Node* n = node; n != nullptr; n = dom::next_node(n, node)) {
+        if (n->is_text()) {
+            for (const char c : n->data) {
+                count += static_cast<std::size_t>(c == ',');
+            }
+        }
+    }
+    return count;
 }
 
 std::string to_lower_ascii(std::string_view s) {

@@ -34,6 +34,13 @@ namespace pith::text {
 // UTF-16 length of inner_text(node, normalize) without building the string.
 [[nodiscard]] std::size_t inner_text_length(const dom::Node* node, bool normalize = true);
 
+// UTF-16 length of the raw textContent, counting stops early once past `cap`
+// (the result is then some value > cap).
+[[nodiscard]] std::size_t text_content_length(const dom::Node* node, std::size_t cap) noexcept;
+
+// ASCII commas in the node's text (Readability _getCharCount(e, ",")).
+[[nodiscard]] std::size_t ascii_comma_count(const dom::Node* node) noexcept;
+
 // ASCII lowercase copy (class names, ids, attribute values compared /i).
 [[nodiscard]] std::string to_lower_ascii(std::string_view s);
 [[nodiscard]] bool iequals_ascii(std::string_view a, std::string_view b) noexcept;

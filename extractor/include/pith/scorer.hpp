@@ -19,6 +19,17 @@ struct Node;
 
 namespace pith::extract {
 
+// Measures of an element's normalised inner text, taken in one walk over its
+// text nodes without building the string (nested sections would otherwise copy
+// their text once per level).
+struct TextStats {
+    std::size_t length = 0;       // UTF-16 units, as JavaScript's .length
+    std::size_t comma_count = 0;  // commas of every script (Readability REGEXPS.commas)
+};
+
+// The TextStats of `node`'s normalised inner text.
+[[nodiscard]] TextStats measure_text(const dom::Node& node);
+
 class ContentScorer {
 public:
     virtual ~ContentScorer() = default;
@@ -26,10 +37,10 @@ public:
     // Score a node starts with when it first becomes a candidate (tag prior plus
     // class/id weight when the pass weighs classes).
     [[nodiscard]] virtual double initial_score(const dom::Node& node, PassFlags flags) const = 0;
-    // Score a paragraph-like element contributes, from its normalised inner text;
-    // nullopt when it is too short to count.
+    // Score a paragraph-like element contributes, from measures of its
+    // normalised inner text; nullopt when it is too short to count.
     [[nodiscard]] virtual std::optional<double> paragraph_score(const dom::Node& node,
-                                                                std::string_view inner_text) const = 0;
+                                                                const TextStats& text) const = 0;
     // How many ancestor levels receive a share, and the divider at `level` (0 = parent).
     [[nodiscard]] virtual std::size_t ancestor_levels() const noexcept = 0;
     [[nodiscard]] virtual double ancestor_divider(std::size_t level) const noexcept = 0;
