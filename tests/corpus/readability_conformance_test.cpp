@@ -411,10 +411,8 @@ PageResult evaluate_page(const fs::path& dir) {
 
     pith::extract::ExtractOptions options;
     options.url = std::string(kPageUrl);
-    // The stored pages are UTF-8 whatever their <meta> says (qq declares gb2312),
-    // and Readability's harness hands them to JSDOM as UTF-8 strings; declaring
-    // the charset as a caller would reproduces that.
-    options.charset = "utf-8";
+    // No charset is declared: the pages go through the decoder as crawled bytes
+    // would (qq is UTF-8 under a gb2312 <meta>; the decoder must see through it).
     const Article article = pith::extract::extract(*source, options);
     result.status = std::string(pith::extract::status_name(article.status));
 
