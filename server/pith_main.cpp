@@ -79,8 +79,14 @@ Options:
   --format json|html|text output format (default: json)
   --diagnostics           add per-pass diagnostics and stage timings to the
                           JSON (only with --format json)
+  --max-input-bytes N     refuse inputs larger than N bytes before reading
+                          them whole; 0 = unlimited (default: 16777216)
   --max-elements N        refuse documents with more than N elements;
                           0 = unlimited (default: 0)
+  --max-depth N           refuse documents whose elements nest deeper than
+                          about N, before parsing; 0 = unlimited (default: 8192)
+  --keep-classes          keep class attributes in the article HTML
+  --no-retry              one pass with every heuristic; no relaxed retries
   --char-threshold N      article text length (UTF-16 units) a pass must reach
                           before retries stop (default: 500)
   --n-top-candidates N    candidates kept per pass (default: 5, minimum 1)
@@ -265,6 +271,20 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
                 return usage("--diagnostics takes no value");
             }
             cli.diagnostics = true;
+        } else if (flag == "--max-input-bytes") {
+            parsed = size_flag(cli.options.max_input_bytes, 0, kSizeMax);
+        } else if (flag == "--max-depth") {
+            parsed = size_flag(cli.options.max_nesting_depth, 0, kSizeMax);
+        } else if (flag == "--keep-classes") {
+            if (inline_value) {
+                return usage("--keep-classes takes no value");
+            }
+            cli.options.keep_classes = true;
+        } else if (flag == "--no-retry") {
+            if (inline_value) {
+                return usage("--no-retry takes no value");
+            }
+            cli.options.retry = false;
         } else if (flag == "--max-elements") {
             parsed = size_flag(cli.options.max_elements, 0, kSizeMax);
         } else if (flag == "--char-threshold") {
@@ -335,8 +355,15 @@ Result<CliArgs> parse_args(std::span<const std::string_view> args) {
     return usage("unknown command '" + std::string(first) + "'");
 }
 
-// Reads a whole file, or standard input for "-".
-Result<std::string> read_input(const std::string& path) {
+struct Input {
+    std::string bytes;
+    bool over_limit = false;       // more than the limit was there; bytes holds limit + 1
+    std::uintmax_t file_size = 0;  // from fstat for regular files, else 0
+};
+
+// Reads a file, or standard input for "-", but never more than max_bytes + 1
+// bytes (0 = no limit): an oversized input is refused without being buffered.
+Result<Input> read_input(const std::string& path, std::size_t max_bytes) {
     const bool is_stdin = path == "-";
     const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     auto io_error = [&](int err) {
@@ -347,7 +374,9 @@ Result<std::string> read_input(const std::string& path) {
     if (fd < 0) {
         return io_error(errno);
     }
-    std::string bytes;
+    Input input;
+    std::string& bytes = input.bytes;
+    const std::size_t cap = max_bytes == 0 ? std::numeric_limits<std::size_t>::max() : max_bytes + 1;
     struct stat info {};
     if (::fstat(fd, &info) == 0) {
         if (S_ISDIR(info.st_mode)) {
@@ -357,14 +386,23 @@ Result<std::string> read_input(const std::string& path) {
             return io_error(EISDIR);
         }
         if (S_ISREG(info.st_mode) && info.st_size > 0) {
-            bytes.reserve(static_cast<std::size_t>(info.st_size));
+            input.file_size = static_cast<std::uintmax_t>(info.st_size);
+            bytes.reserve(std::min(static_cast<std::size_t>(info.st_size), cap));
         }
     }
     constexpr std::size_t kChunk = 64U * 1024U;
     for (;;) {
         const std::size_t old_size = bytes.size();
-        bytes.resize(old_size + kChunk);
-        const ssize_t n = ::read(fd, bytes.data() + old_size, kChunk);
+        if (old_size >= cap) {
+            if (!is_stdin) {
+                ::close(fd);
+            }
+            input.over_limit = true;
+            return input;
+        }
+        const std::size_t chunk = std::min(kChunk, cap - old_size);
+        bytes.resize(old_size + chunk);
+        const ssize_t n = ::read(fd, bytes.data() + old_size, chunk);
         if (n < 0 && errno == EINTR) {
             bytes.resize(old_size);
             continue;
@@ -378,7 +416,7 @@ Result<std::string> read_input(const std::string& path) {
             if (n < 0) {
                 return io_error(err);
             }
-            return bytes;
+            return input;
         }
         bytes.resize(old_size + static_cast<std::size_t>(n));
     }
@@ -427,12 +465,24 @@ JobResult error_result(const std::string& file, const Error& error, int exit_cod
     return r;
 }
 
+// The Article for an input refused before it was read whole.
+extract::Article oversized_article(const Input& input, std::size_t limit) {
+    extract::Article article;
+    article.status = extract::Status::budget_exceeded;
+    const std::string size = input.file_size > limit ? std::to_string(input.file_size)
+                                                     : "more than " + std::to_string(limit);
+    article.error = Error{ErrorCode::input_too_large, "input is " + size + " bytes, limit " + std::to_string(limit)};
+    return article;
+}
+
 JobResult extract_job(const CliArgs& cli, const std::string& file, bool several) {
-    auto bytes = read_input(file);
-    if (!bytes) {
-        return error_result(file, bytes.error(), kExitInput);
+    auto input = read_input(file, cli.options.max_input_bytes);
+    if (!input) {
+        return error_result(file, input.error(), kExitInput);
     }
-    const extract::Article article = extract::extract(*bytes, cli.options);
+    const extract::Article article = input->over_limit
+                                         ? oversized_article(*input, cli.options.max_input_bytes)
+                                         : extract::extract(input->bytes, cli.options);
     JobResult r;
     const bool extracted =
         article.status == extract::Status::ok || article.status == extract::Status::best_attempt;
@@ -461,11 +511,11 @@ JobResult extract_job(const CliArgs& cli, const std::string& file, bool several)
 }
 
 JobResult readable_job(const CliArgs& cli, const std::string& file, bool several) {
-    auto bytes = read_input(file);
-    if (!bytes) {
-        return error_result(file, bytes.error(), kExitInput);
+    auto input = read_input(file, cli.options.max_input_bytes);
+    if (!input) {
+        return error_result(file, input.error(), kExitInput);
     }
-    const bool readable = extract::is_probably_readable(*bytes, cli.options.charset);
+    const bool readable = !input->over_limit && extract::is_probably_readable(input->bytes, cli.options.charset);
     JobResult r;
     r.out = json_line({{"readerable", readable}}, several ? &file : nullptr);
     r.exit_code = readable ? kExitOk : kExitNothing;

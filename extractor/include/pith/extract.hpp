@@ -45,7 +45,10 @@ class ContentScorer;
 struct ExtractOptions {
     std::string url;      // document URL: base for relative links ("" keeps them relative)
     std::string charset;  // charset declared by the caller (HTTP Content-Type), may be ""
-    std::size_t max_input_bytes = 64U * 1024U * 1024U;  // refused before decoding
+    // Refused before decoding; 0 = unlimited. 16 MiB, pithd's default body limit:
+    // the largest real page in either corpus is 1.6 MB, and gumbo alone needs
+    // about a second per 20 MB here.
+    std::size_t max_input_bytes = 16U * 1024U * 1024U;
     std::size_t max_elements = 0;          // 0 = unlimited (Readability maxElemsToParse)
     std::size_t max_nesting_depth = 8192;  // estimate checked before parsing; 0 = unlimited
     std::size_t char_threshold = 500;      // Readability DEFAULT_CHAR_THRESHOLD
