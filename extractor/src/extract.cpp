@@ -101,6 +101,15 @@ Article budget_exceeded(Article article, Error error) {
     return article;
 }
 
+// The deadline_exceeded error when options.deadline has passed, naming the
+// stage that was about to start.
+std::optional<Error> deadline_passed(const ExtractOptions& options, std::string_view next_stage) {
+    if (Clock::now() < options.deadline) {
+        return std::nullopt;
+    }
+    return Error{ErrorCode::deadline_exceeded, "deadline passed before " + std::string(next_stage)};
+}
+
 Article extract_unguarded(std::string_view bytes, const ExtractOptions& options) {
     Article article;
     if (options.max_input_bytes > 0 && bytes.size() > options.max_input_bytes) {
@@ -115,6 +124,9 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     decode::DecodedView decoded = decode::to_utf8_view(bytes, options.charset, decoded_storage);
     article.charset = decoded.charset;
     article.timings.decode_us = micros_since(stage_start);
+    if (auto late = deadline_passed(options, "parsing")) {
+        return budget_exceeded(std::move(article), std::move(*late));
+    }
 
     stage_start = Clock::now();
     Result<dom::Document> parsed =
@@ -130,6 +142,9 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     }
     dom::Document& doc = parsed.value();
     decoded_storage = std::string();  // the DOM holds its own copies now
+    if (auto late = deadline_passed(options, "metadata")) {
+        return budget_exceeded(std::move(article), std::move(*late));
+    }
 
     stage_start = Clock::now();
     article.readerable = is_probably_readable(doc, ReadableOptions{});
@@ -153,6 +168,9 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     std::vector<Attempt> attempts;
     std::optional<Attempt> chosen;
     for (std::size_t pass = 0;; ++pass) {
+        if (auto late = deadline_passed(options, "pass " + std::to_string(pass + 1))) {
+            return budget_exceeded(std::move(article), std::move(*late));
+        }
         if (pass > 0 && pristine_body != nullptr) {
             // Each retry starts again from the prepared document, as Readability
             // restores page.innerHTML.

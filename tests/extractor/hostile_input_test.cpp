@@ -131,7 +131,9 @@ TEST(HostileInput, NulBytesBecomeReplacementCharacters) {
 TEST(HostileInput, InvalidUtf8IsRepairedNotFatal) {
     std::string html = paragraphs(10);
     html.insert(html.find("Paragraph 2"), "\xC3\x28 \xA0\xA1 \xE2\x82 \xF0\x28\x8C\x28 \xED\xA0\x80 \xFF");
-    const Article article = extract(html, ExtractOptions{.url = {}, .charset = "utf-8"});
+    ExtractOptions options;
+    options.charset = "utf-8";
+    const Article article = extract(html, options);
     EXPECT_EQ(article.status, Status::ok);
     EXPECT_NE(article.text_content.find("Paragraph 9"), std::string::npos);
 }

@@ -6,6 +6,7 @@
 // concurrently as there are threads. They never throw on bad input.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -60,6 +61,10 @@ struct ExtractOptions {
     bool disable_json_ld = false;
     double link_density_modifier = 0.0;    // Readability linkDensityModifier
     const ContentScorer* scorer = nullptr;  // nullptr = readability_scorer() (see scorer.hpp)
+    // When the work must end. Checked between stages and before each pass (a
+    // running parse or pass is not interrupted); past it, the result is a
+    // budget_exceeded Article with error deadline_exceeded. Default: none.
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 // Checks option ranges. Errors: invalid_argument naming the option.
