@@ -1,0 +1,521 @@
+#include "api.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pith/article_json.hpp"
+
+namespace pith::server {
+
+using nlohmann::json;
+
+namespace {
+
+// An option's value as the request gave it: typed from JSON, text from a query.
+using OptionValue = std::variant<bool, std::int64_t, std::uint64_t, double, std::string>;
+
+std::string lower(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c); });
+    return out;
+}
+
+Error bad_option(std::string_view name, const std::string& what) {
+    return Error{ErrorCode::invalid_argument, "option " + std::string(name) + ": " + what};
+}
+
+Result<bool> as_bool(std::string_view name, const OptionValue& value) {
+    if (const auto* b = std::get_if<bool>(&value)) {
+        return *b;
+    }
+    if (const auto* s = std::get_if<std::string>(&value)) {
+        if (*s == "true" || *s == "1" || s->empty()) {  // "?diagnostics" alone means true
+            return true;
+        }
+        if (*s == "false" || *s == "0") {
+            return false;
+        }
+    }
+    return bad_option(name, "must be true or false");
+}
+
+Result<std::uint64_t> as_unsigned(std::string_view name, const OptionValue& value, std::uint64_t min,
+                                  std::uint64_t max) {
+    std::optional<std::uint64_t> number;
+    if (const auto* u = std::get_if<std::uint64_t>(&value)) {
+        number = *u;
+    } else if (const auto* i = std::get_if<std::int64_t>(&value); i != nullptr && *i >= 0) {
+        number = static_cast<std::uint64_t>(*i);
+    } else if (const auto* s = std::get_if<std::string>(&value)) {
+        std::uint64_t parsed = 0;
+        const auto [ptr, ec] = std::from_chars(s->data(), s->data() + s->size(), parsed);
+        if (!s->empty() && ec == std::errc{} && ptr == s->data() + s->size()) {
+            number = parsed;
+        }
+    }
+    if (!number || *number < min || *number > max) {
+        return bad_option(name, "must be an integer in " + std::to_string(min) + ".." + std::to_string(max));
+    }
+    return *number;
+}
+
+Result<std::string> as_string(std::string_view name, const OptionValue& value) {
+    if (const auto* s = std::get_if<std::string>(&value)) {
+        return *s;
+    }
+    return bad_option(name, "must be a string");
+}
+
+// A budget the server caps: a request may lower it, never raise it or lift it.
+Result<bool> apply_capped(std::string_view name, const OptionValue& value, std::size_t& target) {
+    const std::size_t cap = target;  // the server's value; 0 = unlimited
+    const std::uint64_t max = cap == 0 ? std::numeric_limits<std::uint32_t>::max() : cap;
+    auto number = as_unsigned(name, value, cap == 0 ? 0 : 1, max);
+    if (!number) {
+        return Error{ErrorCode::invalid_argument,
+                     std::move(number).error().message + (cap == 0 ? "" : " (the server's limit)")};
+    }
+    target = static_cast<std::size_t>(*number);
+    return true;
+}
+
+Result<bool> apply_flag(std::string_view name, const OptionValue& value, extract::PassFlags flag,
+                        extract::PassFlags& flags) {
+    auto on = as_bool(name, value);
+    if (!on) {
+        return std::move(on).error();
+    }
+    flags = *on ? (flags | flag) : extract::without(flags, flag);
+    return true;
+}
+
+// The options /extract takes, by name, in JSON "options" and in the query
+// string alike (proto-docs/openapi.yaml lists them with their defaults).
+Result<bool> apply_option(ExtractRequest& request, std::string_view name, const OptionValue& value,
+                          const config::ServerConfig& config) {
+    extract::ExtractOptions& options = request.options;
+    if (name == "format") {
+        auto format = as_string(name, value);
+        if (!format) {
+            return std::move(format).error();
+        }
+        if (*format == "json") {
+            request.format = OutputFormat::json;
+        } else if (*format == "html") {
+            request.format = OutputFormat::html;
+        } else if (*format == "text") {
+            request.format = OutputFormat::text;
+        } else {
+            return bad_option(name, "must be json, html or text");
+        }
+        return true;
+    }
+    if (name == "diagnostics") {
+        auto on = as_bool(name, value);
+        if (!on) {
+            return std::move(on).error();
+        }
+        request.diagnostics = *on;
+        return true;
+    }
+    if (name == "max_elements") {
+        return apply_capped(name, value, options.max_elements);
+    }
+    if (name == "max_depth") {
+        return apply_capped(name, value, options.max_nesting_depth);
+    }
+    if (name == "char_threshold") {
+        auto number = as_unsigned(name, value, 0, 100'000'000);
+        if (!number) {
+            return std::move(number).error();
+        }
+        options.char_threshold = static_cast<std::size_t>(*number);
+        return true;
+    }
+    if (name == "n_top_candidates") {
+        auto number = as_unsigned(name, value, 1, 1000);
+        if (!number) {
+            return std::move(number).error();
+        }
+        options.n_top_candidates = static_cast<std::size_t>(*number);
+        return true;
+    }
+    if (name == "timeout_ms") {
+        const auto server_ms = static_cast<std::uint64_t>(config.limits.request_timeout.count());
+        auto number = as_unsigned(name, value, 1, server_ms);
+        if (!number) {
+            return Error{ErrorCode::invalid_argument, std::move(number).error().message + " (the server's limit)"};
+        }
+        request.timeout = std::chrono::milliseconds(static_cast<std::chrono::milliseconds::rep>(*number));
+        return true;
+    }
+    if (name == "strip_unlikelys") {
+        return apply_flag(name, value, extract::PassFlags::strip_unlikelys, options.flags);
+    }
+    if (name == "weight_classes") {
+        return apply_flag(name, value, extract::PassFlags::weight_classes, options.flags);
+    }
+    if (name == "clean_conditionally") {
+        return apply_flag(name, value, extract::PassFlags::clean_conditionally, options.flags);
+    }
+    bool* toggle = name == "retry"             ? &options.retry
+                   : name == "keep_classes"    ? &options.keep_classes
+                   : name == "disable_json_ld" ? &options.disable_json_ld
+                                               : nullptr;
+    if (toggle != nullptr) {
+        auto on = as_bool(name, value);
+        if (!on) {
+            return std::move(on).error();
+        }
+        *toggle = *on;
+        return true;
+    }
+    return Error{ErrorCode::invalid_argument, "unknown option \"" + std::string(name) + "\""};
+}
+
+ExtractRequest request_with_defaults(const config::ServerConfig& config) {
+    ExtractRequest request;
+    request.options = config.extract;
+    return request;
+}
+
+Result<bool> check_url(const ExtractRequest& request) {
+    if (auto valid = extract::validate(request.options); !valid) {
+        return std::move(valid).error();
+    }
+    return true;
+}
+
+// A SAX reader for exactly the request shape: a flat object of "html", "url"
+// and "options", the latter a flat object of scalars. It never builds a DOM
+// (the page is copied once, into ExtractRequest::html) and refuses deeper
+// nesting at once, so no input can make it recurse or allocate per level.
+class RequestReader final : public nlohmann::json_sax<json> {
+public:
+    enum class Field { none, html, url, option };
+
+    bool null() override { return value(std::nullopt); }
+    bool boolean(bool v) override { return value(OptionValue{v}); }
+    bool number_integer(number_integer_t v) override { return value(OptionValue{std::int64_t{v}}); }
+    bool number_unsigned(number_unsigned_t v) override { return value(OptionValue{std::uint64_t{v}}); }
+    bool number_float(number_float_t v, const string_t&) override { return value(OptionValue{double{v}}); }
+    bool string(string_t& v) override {
+        if (depth_ == 1 && field_ == Field::html) {
+            html = std::move(v);
+            has_html = true;
+            field_ = Field::none;
+            return true;
+        }
+        return value(OptionValue{std::move(v)});
+    }
+    bool binary(binary_t&) override { return fail(ErrorCode::invalid_json, "binary values are not JSON"); }
+
+    bool start_object(std::size_t) override {
+        if (depth_ == 0) {
+            depth_ = 1;
+            return true;
+        }
+        if (depth_ == 1 && field_ == Field::option && key_ == "options") {
+            depth_ = 2;
+            field_ = Field::none;
+            return true;
+        }
+        return fail(ErrorCode::invalid_argument, where() + " must not be an object");
+    }
+    bool end_object() override {
+        --depth_;
+        return true;
+    }
+    bool start_array(std::size_t) override {
+        if (depth_ == 0) {
+            return fail(ErrorCode::invalid_json, "the body must be a JSON object");
+        }
+        return fail(ErrorCode::invalid_argument, where() + " must not be an array");
+    }
+    bool end_array() override { return true; }
+
+    bool key(string_t& k) override {
+        key_ = std::move(k);
+        if (depth_ == 1) {
+            if (key_ == "html") {
+                field_ = Field::html;
+            } else if (key_ == "url") {
+                field_ = Field::url;
+            } else if (key_ == "options") {
+                field_ = Field::option;
+            } else {
+                return fail(ErrorCode::invalid_argument, "unknown field \"" + key_ + "\"");
+            }
+        } else {
+            field_ = Field::option;
+            if (std::any_of(options.begin(), options.end(), [&](const auto& o) { return o.first == key_; })) {
+                return fail(ErrorCode::invalid_argument, "option " + key_ + " is given twice");
+            }
+        }
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+        std::string what = e.what();
+        // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ".
+        if (const std::size_t bracket = what.find("] "); bracket != std::string::npos) {
+            what = what.substr(bracket + 2);
+        }
+        if (!error) {
+            error = Error{ErrorCode::invalid_json, "malformed JSON at byte " + std::to_string(position) + ": " + what};
+        }
+        return false;
+    }
+
+    std::string html;
+    bool has_html = false;
+    std::optional<std::string> url;
+    std::vector<std::pair<std::string, OptionValue>> options;
+    std::optional<Error> error;
+
+private:
+    bool value(std::optional<OptionValue> v) {
+        if (depth_ == 0) {
+            return fail(ErrorCode::invalid_json, "the body must be a JSON object");
+        }
+        if (depth_ == 1) {
+            if (!v) {
+                return true;  // "url": null and the like mean absent
+            }
+            const auto* s = std::get_if<std::string>(&*v);
+            if (field_ == Field::url && s != nullptr) {
+                url = *s;
+                return true;
+            }
+            return fail(ErrorCode::invalid_argument, where() + " must be " + (field_ == Field::option ? "an object" : "a string"));
+        }
+        if (v) {
+            options.emplace_back(key_, std::move(*v));
+        }
+        return true;
+    }
+    bool fail(ErrorCode code, std::string message) {
+        if (!error) {
+            error = Error{code, std::move(message)};
+        }
+        return false;
+    }
+    std::string where() const { return (depth_ >= 2 ? "option " : "field ") + key_; }
+
+    int depth_ = 0;
+    Field field_ = Field::none;
+    std::string key_;
+};
+
+}  // namespace
+
+Result<ExtractRequest> parse_json_request(std::string_view body, const config::ServerConfig& config) {
+    RequestReader reader;
+    const bool parsed = json::sax_parse(body.begin(), body.end(), &reader, json::input_format_t::json, true);
+    if (!parsed || reader.error) {
+        return reader.error.value_or(Error{ErrorCode::invalid_json, "malformed JSON"});
+    }
+    ExtractRequest request = request_with_defaults(config);
+    request.html = std::move(reader.html);
+    request.has_html = reader.has_html;
+    request.url = reader.url.value_or("");
+    // JSON strings are Unicode: the page is UTF-8 now, whatever its <meta> says.
+    request.options.charset = "utf-8";
+    for (const auto& [name, value] : reader.options) {
+        if (auto applied = apply_option(request, name, value, config); !applied) {
+            return std::move(applied).error();
+        }
+    }
+    if (!request.has_html && request.url.empty()) {
+        return Error{ErrorCode::invalid_argument, "give \"html\", or \"url\" to fetch the page"};
+    }
+    request.options.url = request.url;
+    if (auto valid = check_url(request); !valid) {
+        return std::move(valid).error();
+    }
+    return request;
+}
+
+Result<ExtractRequest> parse_raw_request(std::string body, std::string_view query, std::string_view charset,
+                                         const config::ServerConfig& config) {
+    ExtractRequest request = request_with_defaults(config);
+    request.html = std::move(body);
+    request.has_html = true;
+    request.options.charset = std::string(charset);
+    std::vector<std::string> seen;
+    while (!query.empty()) {
+        const std::size_t amp = std::min(query.find('&'), query.size());
+        const std::string_view pair = query.substr(0, amp);
+        query.remove_prefix(std::min(amp + 1, query.size()));
+        if (pair.empty()) {
+            continue;
+        }
+        const std::size_t eq = std::min(pair.find('='), pair.size());
+        const std::optional<std::string> name = percent_decode(pair.substr(0, eq));
+        const std::optional<std::string> value =
+            percent_decode(eq < pair.size() ? pair.substr(eq + 1) : std::string_view{});
+        if (!name || !value) {
+            return Error{ErrorCode::invalid_argument, "query: bad percent-encoding in \"" + std::string(pair) + "\""};
+        }
+        if (std::find(seen.begin(), seen.end(), *name) != seen.end()) {
+            return Error{ErrorCode::invalid_argument, "query parameter " + *name + " is given twice"};
+        }
+        seen.push_back(*name);
+        if (*name == "url") {
+            request.url = *value;
+            continue;
+        }
+        if (auto applied = apply_option(request, *name, OptionValue{*value}, config); !applied) {
+            return std::move(applied).error();
+        }
+    }
+    request.options.url = request.url;
+    if (auto valid = check_url(request); !valid) {
+        return std::move(valid).error();
+    }
+    return request;
+}
+
+MediaType parse_media_type(std::string_view content_type) {
+    MediaType media;
+    const std::size_t semicolon = std::min(content_type.find(';'), content_type.size());
+    std::string_view type = content_type.substr(0, semicolon);
+    while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) {
+        type.remove_prefix(1);
+    }
+    while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) {
+        type.remove_suffix(1);
+    }
+    media.type = lower(type);
+    std::string_view params = content_type.substr(std::min(semicolon + 1, content_type.size()));
+    while (!params.empty()) {
+        const std::size_t next = std::min(params.find(';'), params.size());
+        std::string_view param = params.substr(0, next);
+        params.remove_prefix(std::min(next + 1, params.size()));
+        const std::size_t eq = param.find('=');
+        if (eq == std::string_view::npos) {
+            continue;
+        }
+        std::string name = lower(param.substr(0, eq));
+        name.erase(0, name.find_first_not_of(" \t"));
+        name.erase(name.find_last_not_of(" \t") + 1);
+        std::string_view value = param.substr(eq + 1);
+        while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) {
+            value.remove_prefix(1);
+        }
+        while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) {
+            value.remove_suffix(1);
+        }
+        if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+            value = value.substr(1, value.size() - 2);
+        }
+        if (name == "charset") {
+            media.charset = lower(value);
+        }
+    }
+    return media;
+}
+
+bool is_html_media_type(std::string_view type) noexcept {
+    return type == "text/html" || type == "application/xhtml+xml";
+}
+
+unsigned http_status(ErrorCode code) noexcept {
+    switch (code) {
+    case ErrorCode::invalid_argument:
+    case ErrorCode::invalid_json:
+    case ErrorCode::bad_request:
+    case ErrorCode::invalid_url: return 400;
+    case ErrorCode::unauthorized: return 401;
+    case ErrorCode::blocked_address: return 403;
+    case ErrorCode::not_found: return 404;
+    case ErrorCode::method_not_allowed: return 405;
+    case ErrorCode::body_too_large:
+    case ErrorCode::input_too_large: return 413;
+    case ErrorCode::unsupported_media_type: return 415;
+    case ErrorCode::too_many_elements:
+    case ErrorCode::too_deep:
+    case ErrorCode::parse_failed:
+    case ErrorCode::unsupported_content_type: return 422;
+    case ErrorCode::header_too_large: return 431;
+    case ErrorCode::io_error:
+    case ErrorCode::internal: return 500;
+    case ErrorCode::dns_failure:
+    case ErrorCode::connect_failed:
+    case ErrorCode::tls_error:
+    case ErrorCode::too_many_redirects:
+    case ErrorCode::too_large:
+    case ErrorCode::upstream_status:
+    case ErrorCode::upstream_error: return 502;
+    case ErrorCode::overloaded:
+    case ErrorCode::draining: return 503;
+    case ErrorCode::deadline_exceeded:
+    case ErrorCode::connect_timeout:
+    case ErrorCode::fetch_timeout: return 504;
+    }
+    return 500;
+}
+
+std::string error_body(const Error& error, std::string_view request_id, unsigned upstream_status) {
+    json body = {{"error", {{"code", error_code_name(error.code)}, {"message", error.message}}}};
+    if (upstream_status != 0) {
+        body["error"]["upstream_status"] = upstream_status;
+    }
+    if (!request_id.empty()) {
+        body["request_id"] = request_id;
+    }
+    return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string article_body(const extract::Article& article, const ExtractRequest& request,
+                         std::string_view request_id) {
+    extract::JsonOptions options;
+    options.diagnostics = request.diagnostics;
+    options.include_content = request.format != OutputFormat::text;
+    options.include_text = request.format != OutputFormat::html;
+    json body = extract::to_json(article, options);
+    body["request_id"] = request_id;
+    return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::optional<std::string> percent_decode(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    const auto hex = [](char c) -> int {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return -1;
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '+') {
+            out.push_back(' ');
+        } else if (text[i] == '%') {
+            const int high = i + 1 < text.size() ? hex(text[i + 1]) : -1;
+            const int low = i + 2 < text.size() ? hex(text[i + 2]) : -1;
+            if (high < 0 || low < 0) {
+                return std::nullopt;
+            }
+            out.push_back(static_cast<char>(high * 16 + low));
+            i += 2;
+        } else {
+            out.push_back(text[i]);
+        }
+    }
+    return out;
+}
+
+}  // namespace pith::server

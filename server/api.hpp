@@ -1,0 +1,75 @@
+// The /extract request and response formats, with no HTTP library in sight:
+// parsing a JSON body or a raw HTML body with query options into an
+// ExtractRequest, the error body, and the one mapping from ErrorCode to HTTP
+// status. proto-docs/openapi.yaml describes what these accept and produce.
+//
+// Thread-safety: every function is reentrant.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "config.hpp"
+#include "pith/extract.hpp"
+#include "pith/result.hpp"
+
+namespace pith::server {
+
+// What the article JSON carries: json both content and textContent, html only
+// content, text only textContent (the CLI's --format, as fields of one JSON).
+enum class OutputFormat { json, html, text };
+
+struct ExtractRequest {
+    std::string html;    // the page; empty when only a URL was given
+    bool has_html = false;
+    std::string url;     // document URL (base for links), or the page to fetch
+    extract::ExtractOptions options;  // the server's defaults with the request's options applied
+    OutputFormat format = OutputFormat::json;
+    bool diagnostics = false;
+    std::optional<std::chrono::milliseconds> timeout;  // the request's own deadline, within the server's
+};
+
+// A JSON body: {"html": "...", "url": "...", "options": {...}}. Unknown fields
+// are refused so that typos do not pass silently. Errors: invalid_json for
+// syntax or shape (the message gives the byte offset), invalid_argument for a
+// value out of range (the message names the field).
+[[nodiscard]] Result<ExtractRequest> parse_json_request(std::string_view body, const config::ServerConfig& config);
+
+// A raw HTML body with options in the query string ("url=...&format=text").
+// `charset` is the charset parameter of Content-Type ("" when none). Errors:
+// invalid_argument naming the parameter.
+[[nodiscard]] Result<ExtractRequest> parse_raw_request(std::string body, std::string_view query,
+                                                       std::string_view charset,
+                                                       const config::ServerConfig& config);
+
+// A Content-Type split into its lower-cased media type and charset parameter.
+struct MediaType {
+    std::string type;     // "text/html"
+    std::string charset;  // "windows-1251", or ""
+};
+[[nodiscard]] MediaType parse_media_type(std::string_view content_type);
+
+// The media types POST /extract takes as raw HTML.
+[[nodiscard]] bool is_html_media_type(std::string_view type) noexcept;
+
+// The HTTP status for an error code (the only place that decides it).
+[[nodiscard]] unsigned http_status(ErrorCode code) noexcept;
+
+// {"error": {"code": ..., "message": ...}, "request_id": ...}; `upstream_status`
+// is added to the error object when non-zero.
+[[nodiscard]] std::string error_body(const Error& error, std::string_view request_id,
+                                     unsigned upstream_status = 0);
+
+// The article as the /extract answer: Article JSON plus "request_id".
+[[nodiscard]] std::string article_body(const extract::Article& article, const ExtractRequest& request,
+                                       std::string_view request_id);
+
+// Percent-decodes a query component ('+' is a space). nullopt on a bad escape.
+[[nodiscard]] std::optional<std::string> percent_decode(std::string_view text);
+
+}  // namespace pith::server

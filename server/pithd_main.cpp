@@ -1,0 +1,41 @@
+// pithd: the extraction service. Loads the configuration (defaults, TOML,
+// environment, flags), then serves until SIGTERM or SIGINT. An invalid setting
+// stops start-up with a message naming the key and exit status 2.
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "http_server.hpp"
+#include "logging.hpp"
+
+int main(int argc, char** argv) {
+    using namespace pith;
+    config::Sources sources;
+    for (int i = 1; i < argc; ++i) {
+        sources.args.emplace_back(argv[i]);
+    }
+    sources.environment = config::pith_environment();
+    Result<config::Loaded> loaded = config::load(sources);
+    if (!loaded) {
+        std::fprintf(stderr, "pithd: invalid configuration: %s\n", loaded.error().message.c_str());
+        return 2;
+    }
+    const config::ServerConfig& config = loaded->config;
+    switch (loaded->action) {
+    case config::Action::help: std::fputs(config::help_text().c_str(), stdout); return 0;
+    case config::Action::version: std::puts("pithd " PITH_VERSION); return 0;
+    case config::Action::print_config: std::fputs(config::to_toml(config).c_str(), stdout); return 0;
+    case config::Action::print_config_table: std::fputs(config::markdown_table().c_str(), stdout); return 0;
+    case config::Action::check_config: std::puts("configuration ok"); return 0;
+    case config::Action::run: break;
+    }
+    // Writes to a closed socket must fail with EPIPE, not kill the process.
+    std::signal(SIGPIPE, SIG_IGN);
+    server::log::init(config.log);
+    server::log::info("pithd starting", {{"version", PITH_VERSION},
+                                         {"listen", config.listen},
+                                         {"config_file", loaded->config_file.empty() ? "-" : loaded->config_file}});
+    return server::run_pithd(config);
+}

@@ -1,0 +1,299 @@
+#include "service.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <new>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "api.hpp"
+#include "pith/extract.hpp"
+
+#ifndef PITH_VERSION
+#define PITH_VERSION "0.0.0"
+#endif
+
+namespace pith::server {
+
+namespace {
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+HttpResponse json_response(unsigned status, const nlohmann::json& body) {
+    HttpResponse response;
+    response.status = status;
+    response.body = body.dump();
+    return response;
+}
+
+// Compares without an early exit, so the time taken does not reveal how much
+// of a guessed token was right.
+bool same_secret(std::string_view a, std::string_view b) noexcept {
+    unsigned char diff = a.size() == b.size() ? 0 : 1;
+    const std::size_t n = std::max(a.size(), b.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto x = static_cast<unsigned char>(i < a.size() ? a[i] : 0);
+        const auto y = static_cast<unsigned char>(i < b.size() ? b[i] : 0);
+        diff = static_cast<unsigned char>(diff | (x ^ y));
+    }
+    return diff == 0;
+}
+
+std::optional<Budget> budget_of(ErrorCode code) noexcept {
+    switch (code) {
+    case ErrorCode::input_too_large: return Budget::input_bytes;
+    case ErrorCode::too_many_elements: return Budget::elements;
+    case ErrorCode::too_deep: return Budget::depth;
+    case ErrorCode::deadline_exceeded: return Budget::deadline;
+    default: return std::nullopt;
+    }
+}
+
+}  // namespace
+
+// One /extract request on its way through the pool (and the fetcher).
+struct Service::ExtractJob {
+    HttpRequest request;
+    Clock::time_point deadline;
+    Reply reply;
+    ExtractRequest parsed;  // filled by run_extract_job
+};
+
+HttpResponse error_response(const Error& error, std::string_view request_id, unsigned upstream_status) {
+    HttpResponse response;
+    response.status = http_status(error.code);
+    response.body = error_body(error, request_id, upstream_status);
+    if (error.code == ErrorCode::overloaded || error.code == ErrorCode::draining) {
+        response.headers.emplace_back("Retry-After", "1");
+    }
+    return response;
+}
+
+std::string request_id_for(std::string_view incoming) {
+    const bool usable = !incoming.empty() && incoming.size() <= 128 &&
+                        std::all_of(incoming.begin(), incoming.end(), [](char c) {
+                            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                                   c == '.' || c == '_' || c == ':' || c == '-';
+                        });
+    if (usable) {
+        return std::string(incoming);
+    }
+    thread_local std::mt19937_64 generator{std::random_device{}()};
+    const std::uint64_t value = generator();
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string id(16, '0');
+    for (std::size_t i = 0; i < 16; ++i) {
+        id[i] = kHex[(value >> (60U - 4U * i)) & 0xFU];
+    }
+    return id;
+}
+
+std::string_view path_of(std::string_view target) noexcept {
+    return target.substr(0, std::min(target.find('?'), target.size()));
+}
+
+std::string_view query_of(std::string_view target) noexcept {
+    const std::size_t question = target.find('?');
+    return question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
+}
+
+Service::Service(const config::ServerConfig& config, Metrics& metrics, WorkerPool& pool, Fetcher* fetcher)
+    : config_(config), metrics_(metrics), pool_(pool), fetcher_(fetcher) {}
+
+void Service::set_not_ready() noexcept { ready_.store(false, std::memory_order_release); }
+
+void Service::set_draining() noexcept {
+    ready_.store(false, std::memory_order_release);
+    draining_.store(true, std::memory_order_release);
+}
+
+std::optional<HttpResponse> Service::check_head(const HttpRequest& head) const {
+    const Route route = route_of(path_of(head.target));
+    const auto refuse = [&](ErrorCode code, std::string message) {
+        return error_response(Error{code, std::move(message)}, head.request_id);
+    };
+    if (route == Route::other) {
+        return refuse(ErrorCode::not_found, "no endpoint " + std::string(path_of(head.target)));
+    }
+    const std::string_view allowed = route == Route::extract ? "POST" : "GET";
+    if (head.method != allowed) {
+        HttpResponse response =
+            refuse(ErrorCode::method_not_allowed, std::string(route_label(route)) + " takes " + std::string(allowed));
+        response.headers.emplace_back("Allow", std::string(allowed));
+        return response;
+    }
+    if (route != Route::extract) {
+        return std::nullopt;
+    }
+    if (!config_.auth_token.empty()) {
+        constexpr std::string_view kBearer = "Bearer ";
+        const std::string_view given = head.authorization;
+        if (!given.starts_with(kBearer) || !same_secret(given.substr(kBearer.size()), config_.auth_token)) {
+            HttpResponse response = refuse(ErrorCode::unauthorized, "this endpoint needs a valid bearer token");
+            response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"pithd\"");
+            return response;
+        }
+    }
+    if (draining()) {
+        return refuse(ErrorCode::draining, "the server is shutting down");
+    }
+    if (head.content_length && *head.content_length > config_.limits.max_body_bytes) {
+        metrics_.record_budget(Budget::body_bytes);
+        return refuse(ErrorCode::body_too_large, "body is " + std::to_string(*head.content_length) +
+                                                     " bytes, limit " +
+                                                     std::to_string(config_.limits.max_body_bytes));
+    }
+    const MediaType media = parse_media_type(head.content_type);
+    if (media.type == "application/json") {
+        if (!media.charset.empty() && media.charset != "utf-8" && media.charset != "utf8") {
+            return refuse(ErrorCode::unsupported_media_type,
+                          "JSON bodies are UTF-8; got charset " + media.charset);
+        }
+    } else if (!is_html_media_type(media.type)) {
+        return refuse(ErrorCode::unsupported_media_type,
+                      "POST /extract takes application/json or text/html, got " +
+                          (media.type.empty() ? std::string("no Content-Type") : "\"" + media.type + "\""));
+    }
+    return std::nullopt;
+}
+
+void Service::handle(HttpRequest request, Clock::time_point deadline, Reply reply) {
+    const Route route = route_of(path_of(request.target));
+    switch (route) {
+    case Route::healthz:
+        reply(json_response(200, {{"status", "ok"}}));
+        return;
+    case Route::readyz:
+        if (ready_.load(std::memory_order_acquire)) {
+            reply(json_response(200, {{"status", "ready"}}));
+        } else {
+            reply(json_response(503, {{"status", "draining"}}));
+        }
+        return;
+    case Route::metrics: {
+        HttpResponse response;
+        response.content_type = "text/plain; version=0.0.4; charset=utf-8";
+        response.body = metrics_.render();
+        reply(std::move(response));
+        return;
+    }
+    case Route::version:
+        reply(json_response(200, {{"name", "pithd"}, {"version", PITH_VERSION}}));
+        return;
+    case Route::extract: break;
+    case Route::other:
+    case Route::count_:
+        reply(error_response(Error{ErrorCode::not_found, "no endpoint"}, request.request_id));
+        return;
+    }
+    auto job = std::make_shared<ExtractJob>();
+    job->request = std::move(request);
+    job->deadline = deadline;
+    job->reply = std::move(reply);
+    submit(std::move(job), &Service::run_extract_job);
+}
+
+void Service::submit(std::shared_ptr<ExtractJob> job, void (Service::*step)(const std::shared_ptr<ExtractJob>&)) {
+    const bool queued = pool_.try_submit([this, job, step] {
+        metrics_.workers_busy.fetch_add(1, std::memory_order_relaxed);
+        try {
+            (this->*step)(job);
+        } catch (const std::bad_alloc&) {
+            job->reply(error_response(Error{ErrorCode::internal, "out of memory"}, job->request.request_id));
+        } catch (const std::exception& e) {
+            job->reply(error_response(Error{ErrorCode::internal, e.what()}, job->request.request_id));
+        }
+        metrics_.workers_busy.fetch_sub(1, std::memory_order_relaxed);
+    });
+    if (!queued) {
+        HttpResponse response = error_response(
+            Error{ErrorCode::overloaded, "all " + std::to_string(pool_.capacity()) + " queue slots are taken"},
+            job->request.request_id);
+        job->reply(std::move(response));
+    }
+}
+
+// On a worker: parse the request (JSON parsing of a large body belongs off the
+// I/O threads), then extract, or fetch first when only a URL was given.
+void Service::run_extract_job(const std::shared_ptr<ExtractJob>& job) {
+    const std::string& request_id = job->request.request_id;
+    if (Clock::now() >= job->deadline) {
+        metrics_.record_budget(Budget::deadline);
+        metrics_.record_extraction(ExtractionOutcome::deadline_exceeded, 0, 0, 0);
+        HttpResponse response =
+            error_response(Error{ErrorCode::deadline_exceeded, "deadline passed while the request waited for a worker"},
+                           request_id);
+        response.extraction_status = "deadline_exceeded";
+        job->reply(std::move(response));
+        return;
+    }
+    const MediaType media = parse_media_type(job->request.content_type);
+    Result<ExtractRequest> parsed =
+        media.type == "application/json"
+            ? parse_json_request(job->request.body, config_)
+            : parse_raw_request(std::move(job->request.body), query_of(job->request.target), media.charset, config_);
+    job->request.body = std::string();  // the page lives in the parsed request now
+    if (!parsed) {
+        job->reply(error_response(parsed.error(), request_id));
+        return;
+    }
+    job->parsed = std::move(parsed).value();
+    if (job->parsed.timeout) {
+        job->deadline = std::min(job->deadline, Clock::now() + *job->parsed.timeout);
+    }
+    if (job->parsed.has_html) {
+        extract_and_reply(job);
+        return;
+    }
+    if (fetcher_ == nullptr || !config_.fetch.enabled) {
+        job->reply(error_response(
+            Error{ErrorCode::invalid_argument, "fetching URLs is disabled on this server: give \"html\""},
+            request_id));
+        return;
+    }
+    fetcher_->fetch(job->parsed.url, job->deadline, [this, job](FetchResult fetched) {
+        if (fetched.error) {
+            HttpResponse response = error_response(*fetched.error, job->request.request_id, fetched.upstream_status);
+            response.extraction_status = "fetch_failed";
+            job->reply(std::move(response));
+            return;
+        }
+        job->parsed.html = std::move(fetched.body);
+        job->parsed.has_html = true;
+        job->parsed.options.charset = std::move(fetched.charset);
+        job->parsed.options.url = fetched.final_url;
+        submit(job, &Service::extract_and_reply);
+    });
+}
+
+void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
+    const std::string& request_id = job->request.request_id;
+    ExtractRequest& request = job->parsed;
+    request.options.deadline = job->deadline;
+    const Clock::time_point start = Clock::now();
+    const extract::Article article = extract::extract(request.html, request.options);
+    const ExtractionOutcome outcome = outcome_of(article);
+    metrics_.record_extraction(outcome, seconds_since(start), article.passes.size(), request.html.size());
+    if (article.error) {
+        if (const std::optional<Budget> budget = budget_of(article.error->code)) {
+            metrics_.record_budget(*budget);
+        }
+    }
+    request.html = std::string();
+
+    HttpResponse response;
+    const bool refused = article.status == extract::Status::budget_exceeded ||
+                         (article.error && article.error->code == ErrorCode::internal);
+    if (refused && article.error) {
+        response = error_response(*article.error, request_id);
+    } else {
+        response.body = article_body(article, request, request_id);
+    }
+    response.extraction_status = std::string(outcome_label(outcome));
+    job->reply(std::move(response));
+}
+
+}  // namespace pith::server

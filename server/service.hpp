@@ -1,0 +1,121 @@
+// What pithd does with a request, apart from the bytes on the wire: routing,
+// authentication, the checks made before a body is read, the ops endpoints,
+// and /extract's hand-off to the worker pool (and to the fetcher for URLs).
+// The HTTP session (http_server.cpp) turns wire requests into HttpRequest and
+// HttpResponse into wire responses; nothing here includes Beast.
+//
+// Thread-safety: check_head and handle may be called from any I/O thread
+// concurrently; `reply` callbacks run on I/O or worker threads and must hand
+// the response to the session's own executor.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "config.hpp"
+#include "metrics.hpp"
+#include "pith/result.hpp"
+#include "worker_pool.hpp"
+
+namespace pith::server {
+
+using Clock = std::chrono::steady_clock;
+
+struct HttpRequest {
+    std::string method;  // "GET", "POST", ...
+    std::string target;  // path and query, as sent
+    std::string content_type;
+    std::string authorization;
+    std::optional<std::uint64_t> content_length;  // nullopt for chunked or absent
+    std::string request_id;
+    std::string body;
+};
+
+struct HttpResponse {
+    unsigned status = 200;
+    std::string content_type = "application/json";
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;  // Retry-After, Allow, ...
+    std::string extraction_status;  // for the access log; "" when nothing was extracted
+};
+
+// A page a fetch brought back, or why it did not.
+struct FetchResult {
+    std::optional<Error> error;
+    unsigned upstream_status = 0;  // with error upstream_status
+    std::string body;              // decoded from its Content-Encoding
+    std::string charset;           // from the response's Content-Type, may be ""
+    std::string final_url;         // after redirects: the base for links
+};
+
+// Fetches URLs on the I/O threads (fetcher.cpp). `done` is called exactly
+// once, on an I/O thread.
+class Fetcher {
+public:
+    using Done = std::function<void(FetchResult)>;
+    virtual ~Fetcher() = default;
+    virtual void fetch(std::string url, Clock::time_point deadline, Done done) = 0;
+};
+
+class Service {
+public:
+    using Reply = std::function<void(HttpResponse)>;
+
+    // `fetcher` may be null: URL requests then get invalid_argument.
+    Service(const config::ServerConfig& config, Metrics& metrics, WorkerPool& pool, Fetcher* fetcher);
+
+    // The answer to send instead of reading the body, when the head alone
+    // decides it: unknown route, wrong method, missing token, body too large,
+    // unsupported media type, draining.
+    [[nodiscard]] std::optional<HttpResponse> check_head(const HttpRequest& head) const;
+
+    // Answers a request whose body has been read. Calls `reply` exactly once:
+    // before returning, or later from a worker or I/O thread. `deadline` is
+    // when the answer is due (the session answers 504 itself past it).
+    void handle(HttpRequest request, Clock::time_point deadline, Reply reply);
+
+    // After SIGTERM: /readyz answers 503 from not_ready on; /extract is
+    // refused from draining on.
+    void set_not_ready() noexcept;
+    void set_draining() noexcept;
+    [[nodiscard]] bool draining() const noexcept { return draining_.load(std::memory_order_acquire); }
+
+    [[nodiscard]] const config::ServerConfig& config() const noexcept { return config_; }
+    [[nodiscard]] Metrics& metrics() const noexcept { return metrics_; }
+
+private:
+    struct ExtractJob;
+    void run_extract_job(const std::shared_ptr<ExtractJob>& job);
+    void extract_and_reply(const std::shared_ptr<ExtractJob>& job);
+    void submit(std::shared_ptr<ExtractJob> job, void (Service::*step)(const std::shared_ptr<ExtractJob>&));
+
+    const config::ServerConfig& config_;
+    Metrics& metrics_;
+    WorkerPool& pool_;
+    Fetcher* fetcher_;
+    std::atomic<bool> ready_{true};      // false from set_not_ready on
+    std::atomic<bool> draining_{false};  // true from set_draining on
+};
+
+// An error as an HTTP response: status from http_status(), JSON error body.
+[[nodiscard]] HttpResponse error_response(const Error& error, std::string_view request_id,
+                                          unsigned upstream_status = 0);
+
+// The request id to use: the client's X-Request-Id when it is 1..128
+// characters of [A-Za-z0-9._:-], else a fresh random one (16 hex digits).
+[[nodiscard]] std::string request_id_for(std::string_view incoming);
+
+// The path of a request target, without its query.
+[[nodiscard]] std::string_view path_of(std::string_view target) noexcept;
+// The query of a request target, without the '?'; "" when there is none.
+[[nodiscard]] std::string_view query_of(std::string_view target) noexcept;
+
+}  // namespace pith::server

@@ -1,0 +1,164 @@
+// The /extract request formats and the error-to-status mapping, without a server.
+#include "api.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace pith::server {
+namespace {
+
+using extract::PassFlags;
+
+config::ServerConfig server_config() {
+    config::ServerConfig config;
+    config.extract.max_elements = 1000;
+    return config;
+}
+
+TEST(ApiJson, ReadsHtmlUrlAndOptions) {
+    const auto request = parse_json_request(
+        R"({"html": "<p>hi</p>", "url": "https://example.com/x", "options": {"format": "text", "diagnostics": true,
+            "char_threshold": 20, "n_top_candidates": 3, "strip_unlikelys": false, "retry": false,
+            "keep_classes": true, "max_elements": 10, "timeout_ms": 250}})",
+        server_config());
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_EQ(request->html, "<p>hi</p>");
+    EXPECT_TRUE(request->has_html);
+    EXPECT_EQ(request->options.url, "https://example.com/x");
+    EXPECT_EQ(request->options.charset, "utf-8") << "JSON strings are Unicode whatever the page's <meta> says";
+    EXPECT_EQ(request->format, OutputFormat::text);
+    EXPECT_TRUE(request->diagnostics);
+    EXPECT_EQ(request->options.char_threshold, 20U);
+    EXPECT_EQ(request->options.n_top_candidates, 3U);
+    EXPECT_FALSE(extract::has(request->options.flags, PassFlags::strip_unlikelys));
+    EXPECT_TRUE(extract::has(request->options.flags, PassFlags::weight_classes));
+    EXPECT_FALSE(request->options.retry);
+    EXPECT_TRUE(request->options.keep_classes);
+    EXPECT_EQ(request->options.max_elements, 10U);
+    ASSERT_TRUE(request->timeout.has_value());
+    EXPECT_EQ(request->timeout->count(), 250);
+}
+
+TEST(ApiJson, StartsFromTheServerDefaults) {
+    config::ServerConfig config = server_config();
+    config.extract.char_threshold = 77;
+    const auto request = parse_json_request(R"({"html": "x"})", config);
+    ASSERT_TRUE(request.ok());
+    EXPECT_EQ(request->options.char_threshold, 77U);
+    EXPECT_EQ(request->format, OutputFormat::json);
+    EXPECT_FALSE(request->diagnostics);
+}
+
+TEST(ApiJson, UrlAloneAsksForAFetch) {
+    const auto request = parse_json_request(R"({"url": "https://example.com/"})", server_config());
+    ASSERT_TRUE(request.ok());
+    EXPECT_FALSE(request->has_html);
+    EXPECT_EQ(request->url, "https://example.com/");
+}
+
+TEST(ApiJson, RefusesWhatItDoesNotKnow) {
+    const struct {
+        const char* body;
+        ErrorCode code;
+    } cases[] = {
+        {"", ErrorCode::invalid_json},
+        {"{", ErrorCode::invalid_json},
+        {"[]", ErrorCode::invalid_json},
+        {"\"html\"", ErrorCode::invalid_json},
+        {R"({"html": "x"} {})", ErrorCode::invalid_json},
+        {R"({"html": ["x"]})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "options": {"format": {"a": 1}}})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "options": {"retry": "maybe"}})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "options": {"char_threshold": 1.5}})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "options": {"max_elements": 0}})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "options": {"max_elements": 1001}})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "options": {"timeout_ms": 0}})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "options": {"retry": true, "retry": false}})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "url": "relative/path"})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "extra": 1})", ErrorCode::invalid_argument},
+        {R"({})", ErrorCode::invalid_argument},
+    };
+    for (const auto& c : cases) {
+        const auto request = parse_json_request(c.body, server_config());
+        ASSERT_FALSE(request.ok()) << c.body;
+        EXPECT_EQ(request.error().code, c.code) << c.body << ": " << request.error().message;
+    }
+}
+
+TEST(ApiJson, DeepNestingIsRefusedWithoutRecursion) {
+    std::string body = R"({"html": "x", "options": {"a": )";
+    body += std::string(100000, '[') + std::string(100000, ']') + "}}";
+    const auto request = parse_json_request(body, server_config());
+    ASSERT_FALSE(request.ok());
+    EXPECT_EQ(request.error().code, ErrorCode::invalid_argument);
+}
+
+TEST(ApiRaw, ReadsOptionsFromTheQuery) {
+    const auto request = parse_raw_request("<p>x</p>", "url=https%3A%2F%2Fexample.com%2Fa%20b&format=html&diagnostics&weight_classes=0",
+                                           "windows-1251", server_config());
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_EQ(request->html, "<p>x</p>");
+    EXPECT_EQ(request->options.url, "https://example.com/a b");
+    EXPECT_EQ(request->options.charset, "windows-1251");
+    EXPECT_EQ(request->format, OutputFormat::html);
+    EXPECT_TRUE(request->diagnostics);
+    EXPECT_FALSE(extract::has(request->options.flags, PassFlags::weight_classes));
+}
+
+TEST(ApiRaw, RefusesUnknownRepeatedOrBadlyEncodedParameters) {
+    for (const char* query : {"colour=red", "format=text&format=html", "url=%zz", "char_threshold=-3", "max_depth=x"}) {
+        const auto request = parse_raw_request("<p>x</p>", query, "", server_config());
+        ASSERT_FALSE(request.ok()) << query;
+        EXPECT_EQ(request.error().code, ErrorCode::invalid_argument) << query;
+    }
+}
+
+TEST(ApiMediaType, SplitsTypeAndCharset) {
+    const MediaType media = parse_media_type(" Text/HTML ; foo=bar; charset=\"Windows-1251\" ");
+    EXPECT_EQ(media.type, "text/html");
+    EXPECT_EQ(media.charset, "windows-1251");
+    EXPECT_EQ(parse_media_type("application/json").charset, "");
+    EXPECT_TRUE(is_html_media_type("application/xhtml+xml"));
+    EXPECT_FALSE(is_html_media_type("text/plain"));
+}
+
+TEST(ApiStatus, EveryCodeHasTheStatusTheContractSays) {
+    EXPECT_EQ(http_status(ErrorCode::invalid_json), 400U);
+    EXPECT_EQ(http_status(ErrorCode::invalid_argument), 400U);
+    EXPECT_EQ(http_status(ErrorCode::unauthorized), 401U);
+    EXPECT_EQ(http_status(ErrorCode::blocked_address), 403U);
+    EXPECT_EQ(http_status(ErrorCode::not_found), 404U);
+    EXPECT_EQ(http_status(ErrorCode::method_not_allowed), 405U);
+    EXPECT_EQ(http_status(ErrorCode::body_too_large), 413U);
+    EXPECT_EQ(http_status(ErrorCode::input_too_large), 413U);
+    EXPECT_EQ(http_status(ErrorCode::unsupported_media_type), 415U);
+    EXPECT_EQ(http_status(ErrorCode::too_many_elements), 422U);
+    EXPECT_EQ(http_status(ErrorCode::too_deep), 422U);
+    EXPECT_EQ(http_status(ErrorCode::header_too_large), 431U);
+    EXPECT_EQ(http_status(ErrorCode::internal), 500U);
+    EXPECT_EQ(http_status(ErrorCode::upstream_status), 502U);
+    EXPECT_EQ(http_status(ErrorCode::overloaded), 503U);
+    EXPECT_EQ(http_status(ErrorCode::draining), 503U);
+    EXPECT_EQ(http_status(ErrorCode::deadline_exceeded), 504U);
+    EXPECT_EQ(http_status(ErrorCode::connect_timeout), 504U);
+}
+
+TEST(ApiErrorBody, CarriesCodeMessageAndRequestId) {
+    const auto body = nlohmann::json::parse(
+        error_body(Error{ErrorCode::upstream_status, "upstream answered 404"}, "id-1", 404));
+    EXPECT_EQ(body["error"]["code"], "upstream_status");
+    EXPECT_EQ(body["error"]["message"], "upstream answered 404");
+    EXPECT_EQ(body["error"]["upstream_status"], 404);
+    EXPECT_EQ(body["request_id"], "id-1");
+}
+
+TEST(ApiPercentDecode, DecodesEscapesAndPlus) {
+    EXPECT_EQ(percent_decode("a%20b+c%2F"), "a b c/");
+    EXPECT_FALSE(percent_decode("%").has_value());
+    EXPECT_FALSE(percent_decode("%4").has_value());
+    EXPECT_FALSE(percent_decode("%g0").has_value());
+}
+
+}  // namespace
+}  // namespace pith::server

@@ -1,0 +1,609 @@
+// pithd end to end: each test starts the real binary on 127.0.0.1 port 0 with
+// the settings it needs, talks HTTP/1.1 to it and checks statuses, headers,
+// bodies, metrics and the process's exit.
+#include <signal.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace pith::test {
+namespace {
+
+using nlohmann::json;
+
+const std::vector<Header> kJson = {{"Content-Type", "application/json"}};
+const std::vector<Header> kHtml = {{"Content-Type", "text/html"}};
+
+std::vector<std::string> args_with(std::vector<std::string> extra) {
+    std::vector<std::string> args = {"--listen", "127.0.0.1:0", "--workers", "2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
+json body_json(const HttpResult& r) {
+    return json::parse(r.body, nullptr, false);
+}
+
+std::string error_code_of(const HttpResult& r) {
+    const json body = body_json(r);
+    return body.is_object() && body.contains("error") ? body["error"].value("code", "") : "";
+}
+
+std::string json_request(const std::string& html, const json& options = json::object(), const std::string& url = "") {
+    json body = {{"html", html}};
+    if (!url.empty()) {
+        body["url"] = url;
+    }
+    if (!options.empty()) {
+        body["options"] = options;
+    }
+    return body.dump();
+}
+
+// A page that takes a worker a good fraction of a second: about 8 MB.
+const std::string& slow_page() {
+    static const std::string page = article_page(70'000);
+    return page;
+}
+
+PromParse scrape(std::uint16_t port) {
+    const HttpResult r = http_request(port, "GET", "/metrics");
+    EXPECT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.status, 200U);
+    PromParse parsed = parse_prometheus(r.body);
+    EXPECT_EQ(parsed.error, "") << r.body.substr(0, 2000);
+    return parsed;
+}
+
+#define START_PITHD(name, ...)                                   \
+    PithdProcess name(__VA_ARGS__);                              \
+    ASSERT_NE(name.port(), 0) << "pithd did not start:\n" << name.log()
+
+// ---- endpoints ----
+
+TEST(Pithd, HealthzReadyzAndVersionAnswerJson) {
+    START_PITHD(pithd, args_with({}));
+    const HttpResult health = http_request(pithd.port(), "GET", "/healthz");
+    ASSERT_TRUE(health.ok()) << health.error;
+    EXPECT_EQ(health.status, 200U);
+    EXPECT_EQ(body_json(health)["status"], "ok");
+    EXPECT_EQ(health.header("content-type"), "application/json");
+
+    const HttpResult ready = http_request(pithd.port(), "GET", "/readyz");
+    EXPECT_EQ(ready.status, 200U);
+    EXPECT_EQ(body_json(ready)["status"], "ready");
+
+    const HttpResult version = http_request(pithd.port(), "GET", "/version");
+    EXPECT_EQ(version.status, 200U);
+    EXPECT_EQ(body_json(version)["name"], "pithd");
+    EXPECT_FALSE(body_json(version)["version"].get<std::string>().empty());
+}
+
+TEST(Pithd, ExtractsFromJsonBody) {
+    START_PITHD(pithd, args_with({}));
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract", kJson,
+                                      json_request(article_page(20), {}, "https://example.com/a/b.html"));
+    ASSERT_TRUE(r.ok()) << r.error;
+    ASSERT_EQ(r.status, 200U) << r.body;
+    const json article = body_json(r);
+    EXPECT_EQ(article["status"], "ok");
+    EXPECT_EQ(article["title"], "A long page");
+    EXPECT_NE(article["textContent"].get<std::string>().find("Paragraph 19 carries ordinary prose"), std::string::npos);
+    EXPECT_TRUE(article["content"].is_string());
+    EXPECT_GT(article["length"].get<int>(), 1000);
+    EXPECT_EQ(article["request_id"], r.header("x-request-id"));
+    EXPECT_FALSE(article.contains("diagnostics"));
+}
+
+TEST(Pithd, ExtractsFromRawHtmlWithQueryOptions) {
+    START_PITHD(pithd, args_with({}));
+    const std::string page =
+        "<html><head><title>T</title></head><body><article><p>Read <a href=\"/next\">the next part</a>.</p>" +
+        article_page(10).substr(60) + "</article></body></html>";
+    const HttpResult r = http_request(pithd.port(), "POST",
+                                      "/extract?url=https%3A%2F%2Fexample.com%2Fdir%2Fpage.html&format=html&diagnostics=true",
+                                      kHtml, page);
+    ASSERT_EQ(r.status, 200U) << r.body;
+    const json article = body_json(r);
+    EXPECT_TRUE(article.contains("content"));
+    EXPECT_FALSE(article.contains("textContent")) << "format=html carries only content";
+    EXPECT_NE(article["content"].get<std::string>().find("https://example.com/next"), std::string::npos)
+        << "links resolve against the url parameter";
+    ASSERT_TRUE(article.contains("diagnostics"));
+    EXPECT_GE(article["diagnostics"]["passes"].size(), 1U);
+}
+
+TEST(Pithd, CharsetOfContentTypeFeedsTheDecoder) {
+    START_PITHD(pithd, args_with({}));
+    // "Привет, мир" in windows-1251, in a page that declares no charset.
+    const std::string greeting = "\xCF\xF0\xE8\xE2\xE5\xF2, \xEC\xE8\xF0";
+    std::string page = "<html><head><title>Test</title></head><body><article>";
+    for (int i = 0; i < 12; ++i) {
+        page += "<p>" + greeting + " " + greeting + ", " + greeting + " " + greeting + " " + greeting + ", " +
+                greeting + ".</p>";
+    }
+    page += "</article></body></html>";
+    const HttpResult r =
+        http_request(pithd.port(), "POST", "/extract?format=text",
+                     {{"Content-Type", "text/html; charset=windows-1251"}}, page);
+    ASSERT_EQ(r.status, 200U) << r.body;
+    const json article = body_json(r);
+    EXPECT_EQ(article["charset"], "windows-1251");
+    EXPECT_NE(article["textContent"].get<std::string>().find("Привет, мир"), std::string::npos) << r.body;
+}
+
+TEST(Pithd, NothingReadableIsA200WithItsStatus) {
+    START_PITHD(pithd, args_with({}));
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract", kHtml, "<html><body></body></html>");
+    ASSERT_EQ(r.status, 200U) << r.body;
+    EXPECT_EQ(body_json(r)["status"], "no_content");
+}
+
+TEST(Pithd, EchoesAUsableRequestIdAndReplacesOthers) {
+    START_PITHD(pithd, args_with({}));
+    const HttpResult given = http_request(pithd.port(), "GET", "/healthz", {{"X-Request-Id", "crawl-42.a_b:c"}});
+    EXPECT_EQ(given.header("x-request-id"), "crawl-42.a_b:c");
+    const HttpResult replaced = http_request(pithd.port(), "GET", "/healthz", {{"X-Request-Id", "two words"}});
+    EXPECT_EQ(replaced.header("x-request-id").size(), 16U);
+    const HttpResult error = http_request(pithd.port(), "POST", "/extract", {{"Content-Type", "application/json"},
+                                                                             {"X-Request-Id", "req-7"}}, "{");
+    EXPECT_EQ(body_json(error)["request_id"], "req-7");
+}
+
+TEST(Pithd, KeepAliveServesSeveralRequestsOnOneConnection) {
+    START_PITHD(pithd, args_with({}));
+    auto connection = Connection::open(pithd.port());
+    ASSERT_TRUE(connection);
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_TRUE(connection->send_all(
+            build_request("POST", "/extract?format=text", kHtml, article_page(5), /*keep_alive=*/true)));
+        const HttpResult r = connection->read_response();
+        ASSERT_TRUE(r.ok()) << "request " << i << ": " << r.error;
+        EXPECT_EQ(r.status, 200U);
+    }
+}
+
+TEST(Pithd, AnswersExpectContinueBeforeTheBody) {
+    START_PITHD(pithd, args_with({}));
+    auto connection = Connection::open(pithd.port());
+    ASSERT_TRUE(connection);
+    const std::string body = article_page(5);
+    ASSERT_TRUE(connection->send_all("POST /extract HTTP/1.1\r\nHost: x\r\nContent-Type: text/html\r\n"
+                                     "Expect: 100-continue\r\nContent-Length: " +
+                                     std::to_string(body.size()) + "\r\n\r\n"));
+    // The interim answer must come without the body being sent.
+    std::string interim;
+    {
+        auto probe = connection->read_response(2s);
+        ASSERT_FALSE(probe.ok()) << "a final answer came before the body was sent";
+        ASSERT_EQ(probe.error.find("timed out"), 0U) << probe.error;
+    }
+    ASSERT_TRUE(connection->send_all(body));
+    const HttpResult r = connection->read_response();
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.status, 200U);
+}
+
+// ---- errors ----
+
+TEST(Pithd, UnknownRouteIs404AndWrongMethodIs405WithAllow) {
+    START_PITHD(pithd, args_with({}));
+    const HttpResult missing = http_request(pithd.port(), "GET", "/nope");
+    EXPECT_EQ(missing.status, 404U);
+    EXPECT_EQ(error_code_of(missing), "not_found");
+    const HttpResult get_extract = http_request(pithd.port(), "GET", "/extract");
+    EXPECT_EQ(get_extract.status, 405U);
+    EXPECT_EQ(get_extract.header("allow"), "POST");
+    EXPECT_EQ(error_code_of(get_extract), "method_not_allowed");
+    const HttpResult post_health = http_request(pithd.port(), "POST", "/healthz", kJson, "{}");
+    EXPECT_EQ(post_health.status, 405U);
+    EXPECT_EQ(post_health.header("allow"), "GET");
+}
+
+TEST(Pithd, MalformedJsonIs400InvalidJson) {
+    START_PITHD(pithd, args_with({}));
+    for (const std::string body : {"{", "not json", "[1,2]", "{\"html\": \"x\"} trailing", ""}) {
+        const HttpResult r = http_request(pithd.port(), "POST", "/extract", kJson, body);
+        EXPECT_EQ(r.status, 400U) << body;
+        EXPECT_EQ(error_code_of(r), "invalid_json") << body << " -> " << r.body;
+    }
+}
+
+TEST(Pithd, BadFieldsAndOptionsAre400InvalidArgumentNamingThem) {
+    START_PITHD(pithd, args_with({}));
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {R"({"html": 12})", "html"},
+        {R"({"html": "<p>x</p>", "colour": "red"})", "colour"},
+        {R"({"html": "<p>x</p>", "options": {"char_threshold": -1}})", "char_threshold"},
+        {R"({"html": "<p>x</p>", "options": {"n_top_candidates": 0}})", "n_top_candidates"},
+        {R"({"html": "<p>x</p>", "options": {"format": "pdf"}})", "format"},
+        {R"({"html": "<p>x</p>", "options": {"diagnostics": "yes please"}})", "diagnostics"},
+        {R"({"html": "<p>x</p>", "options": {"nested": {"a": 1}}})", "nested"},
+        {R"({"html": "<p>x</p>", "url": "not a url"})", "url"},
+        {R"({"options": {}})", "html"},
+    };
+    for (const auto& [body, named] : cases) {
+        const HttpResult r = http_request(pithd.port(), "POST", "/extract", kJson, body);
+        EXPECT_EQ(r.status, 400U) << body;
+        EXPECT_EQ(error_code_of(r), "invalid_argument") << body << " -> " << r.body;
+        EXPECT_NE(body_json(r)["error"]["message"].get<std::string>().find(named), std::string::npos)
+            << body << " -> " << r.body;
+    }
+    const HttpResult query = http_request(pithd.port(), "POST", "/extract?char_treshold=10", kHtml, "<p>x</p>");
+    EXPECT_EQ(query.status, 400U);
+    EXPECT_NE(query.body.find("char_treshold"), std::string::npos) << query.body;
+}
+
+TEST(Pithd, WrongMediaTypeIs415) {
+    START_PITHD(pithd, args_with({}));
+    for (const std::vector<Header>& headers : std::vector<std::vector<Header>>{
+             {{"Content-Type", "image/png"}}, {}, {{"Content-Type", "application/json; charset=latin1"}}}) {
+        const HttpResult r = http_request(pithd.port(), "POST", "/extract", headers, "<p>x</p>");
+        EXPECT_EQ(r.status, 415U) << r.body;
+        EXPECT_EQ(error_code_of(r), "unsupported_media_type");
+    }
+}
+
+TEST(Pithd, OversizedBodyIs413BeforeTheBodyIsRead) {
+    START_PITHD(pithd, args_with({"--max-body-bytes", "65536"}));
+    auto connection = Connection::open(pithd.port());
+    ASSERT_TRUE(connection);
+    // Announce 100 MB and send none of it: the answer must not wait for it.
+    ASSERT_TRUE(connection->send_all(
+        "POST /extract HTTP/1.1\r\nHost: x\r\nContent-Type: text/html\r\nContent-Length: 100000000\r\n\r\n"));
+    const HttpResult r = connection->read_response(5s);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.status, 413U);
+    EXPECT_EQ(error_code_of(r), "body_too_large");
+    EXPECT_NE(body_json(r)["error"]["message"].get<std::string>().find("65536"), std::string::npos);
+    EXPECT_TRUE(connection->wait_closed(5s)) << "the unread body cannot be skipped: the connection closes";
+}
+
+TEST(Pithd, OversizedChunkedBodyIs413) {
+    START_PITHD(pithd, args_with({"--max-body-bytes", "65536"}));
+    auto connection = Connection::open(pithd.port());
+    ASSERT_TRUE(connection);
+    std::string request = "POST /extract HTTP/1.1\r\nHost: x\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const std::string chunk(16384, 'a');
+    for (int i = 0; i < 8; ++i) {
+        request += "4000\r\n" + chunk + "\r\n";
+    }
+    request += "0\r\n\r\n";
+    connection->send_all(request);  // the server may close before it all went out
+    const HttpResult r = connection->read_response(5s);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.status, 413U);
+    EXPECT_EQ(error_code_of(r), "body_too_large");
+}
+
+TEST(Pithd, OversizedHeaderIs431) {
+    START_PITHD(pithd, args_with({"--max-header-bytes", "2048"}));
+    const HttpResult r =
+        http_request(pithd.port(), "GET", "/healthz", {{"X-Padding", std::string(8192, 'p')}});
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.status, 431U);
+    EXPECT_EQ(error_code_of(r), "header_too_large");
+}
+
+TEST(Pithd, GarbageIs400BadRequest) {
+    START_PITHD(pithd, args_with({}));
+    auto connection = Connection::open(pithd.port());
+    ASSERT_TRUE(connection);
+    ASSERT_TRUE(connection->send_all("HELLO THERE\r\n\r\n"));
+    const HttpResult r = connection->read_response(5s);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.status, 400U);
+    EXPECT_EQ(error_code_of(r), "bad_request");
+}
+
+TEST(Pithd, ElementBudgetIs422) {
+    START_PITHD(pithd, args_with({"--extract-max-elements", "100000"}));
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract?max_elements=50", kHtml, article_page(200));
+    ASSERT_EQ(r.status, 422U) << r.body;
+    EXPECT_EQ(error_code_of(r), "too_many_elements");
+    // A request may lower the server's budget, never raise it.
+    const HttpResult raised = http_request(pithd.port(), "POST", "/extract?max_elements=200000", kHtml, "<p>x</p>");
+    EXPECT_EQ(raised.status, 400U);
+    EXPECT_NE(raised.body.find("server's limit"), std::string::npos) << raised.body;
+    const HttpResult deep = http_request(pithd.port(), "POST", "/extract?max_depth=10", kHtml,
+                                         std::string(2000, ' ') + "<div><div><div><div><div><div><div><div><div><div>"
+                                                                  "<div><div><div><div><div><div>deep");
+    EXPECT_EQ(deep.status, 422U) << deep.body;
+    EXPECT_EQ(error_code_of(deep), "too_deep");
+}
+
+TEST(Pithd, InputOverTheExtractorByteBudgetIs413) {
+    START_PITHD(pithd, args_with({"--extract-max-input-bytes", "4096"}));
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract", kHtml, article_page(100));
+    EXPECT_EQ(r.status, 413U) << r.body;
+    EXPECT_EQ(error_code_of(r), "input_too_large");
+}
+
+TEST(Pithd, RequestDeadlineIs504AndTheConnectionStaysUsable) {
+    START_PITHD(pithd, args_with({"--request-timeout-ms", "100"}));
+    auto connection = Connection::open(pithd.port());
+    ASSERT_TRUE(connection);
+    ASSERT_TRUE(connection->send_all(build_request("POST", "/extract", kHtml, slow_page(), true)));
+    const auto start = std::chrono::steady_clock::now();
+    const HttpResult r = connection->read_response(20s);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.status, 504U) << r.body;
+    EXPECT_EQ(error_code_of(r), "deadline_exceeded");
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+    // The late result of the abandoned extraction must not answer the next request.
+    ASSERT_TRUE(connection->send_all(build_request("GET", "/healthz", {}, "", true)));
+    const HttpResult next = connection->read_response(20s);
+    ASSERT_TRUE(next.ok()) << next.error;
+    EXPECT_EQ(next.status, 200U);
+    EXPECT_EQ(body_json(next)["status"], "ok");
+}
+
+TEST(Pithd, FullQueueIs503WithRetryAfterAtOnce) {
+    START_PITHD(pithd, args_with({"--workers", "1", "--queue-capacity", "1"}));
+    constexpr int kClients = 6;
+    std::vector<Connection> connections;
+    for (int i = 0; i < kClients; ++i) {
+        auto c = Connection::open(pithd.port());
+        ASSERT_TRUE(c);
+        connections.push_back(std::move(*c));
+    }
+    const std::string request = build_request("POST", "/extract?format=text", kHtml, slow_page());
+    for (Connection& c : connections) {
+        ASSERT_TRUE(c.send_all(request));
+    }
+    int ok = 0;
+    int refused = 0;
+    for (Connection& c : connections) {
+        const HttpResult r = c.read_response(60s);
+        ASSERT_TRUE(r.ok()) << r.error;
+        if (r.status == 503U) {
+            ++refused;
+            EXPECT_EQ(r.header("retry-after"), "1");
+            EXPECT_EQ(error_code_of(r), "overloaded");
+        } else {
+            EXPECT_EQ(r.status, 200U) << r.body.substr(0, 300);
+            ++ok;
+        }
+    }
+    EXPECT_GE(ok, 1);
+    EXPECT_GE(refused, 1) << "one worker and one queue slot cannot hold " << kClients << " slow requests";
+    const PromParse metrics = scrape(pithd.port());
+    EXPECT_EQ(metrics.sum("pithd_http_requests_total", {{"route", "/extract"}, {"code", "503"}}), refused);
+}
+
+TEST(Pithd, BearerTokenGuardsExtractOnly) {
+    START_PITHD(pithd, args_with({}), {{"PITH_AUTH_TOKEN", "s3cret-token"}});
+    const std::string body = json_request(article_page(3));
+    const HttpResult none = http_request(pithd.port(), "POST", "/extract", kJson, body);
+    EXPECT_EQ(none.status, 401U);
+    EXPECT_EQ(error_code_of(none), "unauthorized");
+    EXPECT_NE(none.header("www-authenticate").find("Bearer"), std::string::npos);
+    const HttpResult wrong = http_request(pithd.port(), "POST", "/extract",
+                                          {{"Content-Type", "application/json"}, {"Authorization", "Bearer s3cret"}}, body);
+    EXPECT_EQ(wrong.status, 401U);
+    const HttpResult right = http_request(
+        pithd.port(), "POST", "/extract",
+        {{"Content-Type", "application/json"}, {"Authorization", "Bearer s3cret-token"}}, body);
+    EXPECT_EQ(right.status, 200U) << right.body;
+    for (const char* open_path : {"/healthz", "/readyz", "/metrics", "/version"}) {
+        EXPECT_EQ(http_request(pithd.port(), "GET", open_path).status, 200U) << open_path;
+    }
+    EXPECT_EQ(pithd.log().find("s3cret-token"), std::string::npos) << "the token must never be logged";
+}
+
+// ---- connections and timeouts ----
+
+TEST(Pithd, StalledClientIsCutOffWhileOthersAreServed) {
+    START_PITHD(pithd, args_with({"--read-timeout-ms", "300"}));
+    auto slow = Connection::open(pithd.port());
+    ASSERT_TRUE(slow);
+    ASSERT_TRUE(slow->send_all("POST /extract HTTP/1.1\r\nHost: x\r\nContent-Ty"));
+    EXPECT_EQ(http_request(pithd.port(), "GET", "/healthz").status, 200U);
+    EXPECT_TRUE(slow->wait_closed(5s)) << "a client stalled mid-header keeps its connection";
+}
+
+TEST(Pithd, IdleKeepAliveConnectionIsClosed) {
+    START_PITHD(pithd, args_with({"--idle-timeout-ms", "200"}));
+    auto idle = Connection::open(pithd.port());
+    ASSERT_TRUE(idle);
+    EXPECT_TRUE(idle->wait_closed(5s));
+}
+
+TEST(Pithd, ConnectionsOverTheLimitGet503) {
+    START_PITHD(pithd, args_with({"--max-connections", "2"}));
+    std::vector<Connection> held;
+    for (int i = 0; i < 2; ++i) {
+        auto c = Connection::open(pithd.port());
+        ASSERT_TRUE(c);
+        ASSERT_TRUE(c->send_all(build_request("GET", "/healthz", {}, "", true)));
+        ASSERT_EQ(c->read_response().status, 200U);  // accepted and counted
+        held.push_back(std::move(*c));
+    }
+    const HttpResult third = http_request(pithd.port(), "GET", "/healthz");
+    ASSERT_TRUE(third.ok()) << third.error;
+    EXPECT_EQ(third.status, 503U);
+    EXPECT_EQ(third.header("retry-after"), "1");
+    EXPECT_EQ(error_code_of(third), "overloaded");
+    held.clear();
+    // Once they are gone, connections are taken again.
+    bool served = false;
+    for (int attempt = 0; attempt < 100 && !served; ++attempt) {
+        served = http_request(pithd.port(), "GET", "/healthz").status == 200U;
+        if (!served) {
+            std::this_thread::sleep_for(20ms);
+        }
+    }
+    EXPECT_TRUE(served);
+}
+
+// ---- metrics ----
+
+TEST(Pithd, MetricsParseAsPrometheusTextAndCountersMove) {
+    START_PITHD(pithd, args_with({}));
+    const PromParse before = scrape(pithd.port());
+    for (const char* name : {"pithd_http_requests_total", "pithd_http_request_duration_seconds",
+                             "pithd_extraction_duration_seconds", "pithd_extractions_total", "pithd_extraction_passes",
+                             "pithd_budget_exceeded_total", "pithd_queue_depth", "pithd_requests_in_flight",
+                             "pithd_workers", "pithd_input_bytes_total", "process_resident_memory_bytes",
+                             "process_cpu_seconds_total", "process_start_time_seconds", "process_open_fds"}) {
+        EXPECT_EQ(before.types.count(name), 1U) << name;
+    }
+    EXPECT_EQ(before.sum("pithd_workers"), 2);
+    EXPECT_GT(before.sum("process_resident_memory_bytes"), 1e6);
+    EXPECT_GT(before.sum("process_start_time_seconds"), 1.7e9);
+
+    const std::string page = article_page(20);
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_EQ(http_request(pithd.port(), "POST", "/extract", kHtml, page).status, 200U);
+    }
+    ASSERT_EQ(http_request(pithd.port(), "POST", "/extract", kJson, "{").status, 400U);
+    ASSERT_EQ(http_request(pithd.port(), "POST", "/extract?max_elements=5", kHtml, page).status, 422U);
+
+    const PromParse after = scrape(pithd.port());
+    const auto moved = [&](const std::string& name, const std::map<std::string, std::string>& labels) {
+        return after.sum(name, labels) - before.sum(name, labels);
+    };
+    EXPECT_EQ(moved("pithd_http_requests_total", {{"route", "/extract"}, {"code", "200"}}), 3);
+    EXPECT_EQ(moved("pithd_http_requests_total", {{"route", "/extract"}, {"code", "400"}}), 1);
+    EXPECT_EQ(moved("pithd_http_requests_total", {{"route", "/extract"}, {"code", "422"}}), 1);
+    EXPECT_EQ(moved("pithd_http_requests_total", {{"route", "/metrics"}, {"code", "200"}}), 1);
+    EXPECT_EQ(moved("pithd_extractions_total", {{"status", "ok"}}), 3);
+    EXPECT_EQ(moved("pithd_extractions_total", {{"status", "budget_exceeded"}}), 1);
+    EXPECT_EQ(moved("pithd_budget_exceeded_total", {{"budget", "elements"}}), 1);
+    EXPECT_EQ(moved("pithd_extraction_passes_count", {}), 3);
+    EXPECT_EQ(moved("pithd_input_bytes_total", {}), 4.0 * static_cast<double>(page.size()));
+    EXPECT_EQ(moved("pithd_http_request_duration_seconds_count", {{"route", "/extract"}}), 5);
+    EXPECT_EQ(after.sum("pithd_requests_in_flight"), 1) << "the scrape itself is in flight";
+}
+
+TEST(Pithd, AccessLogHasOneLinePerRequestWithoutQueryOrBody) {
+    START_PITHD(pithd, args_with({"--log-format", "json"}));
+    ASSERT_EQ(http_request(pithd.port(), "POST", "/extract?url=https%3A%2F%2Fexample.com%2F%3Ftoken%3Dabc", kHtml,
+                           "<p>secret body text</p>", 20s)
+                  .status,
+              200U);
+    ASSERT_TRUE(pithd.wait_for_log("\"msg\":\"access\"", 5s));
+    const std::string log = pithd.log();
+    EXPECT_EQ(log.find("token"), std::string::npos) << log;
+    EXPECT_EQ(log.find("secret body"), std::string::npos) << log;
+    std::istringstream lines(log);
+    int access_lines = 0;
+    for (std::string line; std::getline(lines, line);) {
+        const json entry = json::parse(line, nullptr, false);
+        ASSERT_FALSE(entry.is_discarded()) << "not a JSON line: " << line;
+        if (entry.value("msg", "") == "access") {
+            ++access_lines;
+            EXPECT_EQ(entry["method"], "POST");
+            EXPECT_EQ(entry["path"], "/extract");
+            EXPECT_EQ(entry["status"], 200);
+            EXPECT_EQ(entry["extraction_status"], "best_attempt");
+            EXPECT_EQ(entry["request_id"].get<std::string>().size(), 16U);
+            EXPECT_TRUE(entry.contains("duration_ms"));
+            EXPECT_TRUE(entry.contains("response_bytes"));
+        }
+    }
+    EXPECT_EQ(access_lines, 1);
+}
+
+// ---- lifecycle ----
+
+TEST(Pithd, SigtermDrainsAnInFlightRequestThenExitsZero) {
+    START_PITHD(pithd, args_with({"--workers", "1"}));
+    auto connection = Connection::open(pithd.port());
+    ASSERT_TRUE(connection);
+    ASSERT_TRUE(connection->send_all(build_request("POST", "/extract?format=text", kHtml, slow_page())));
+    // Wait until the worker has the job, so the request is surely accepted.
+    bool busy = false;
+    for (int attempt = 0; attempt < 500 && !busy; ++attempt) {
+        busy = scrape(pithd.port()).sum("pithd_workers_busy") == 1;
+        if (!busy) {
+            std::this_thread::sleep_for(2ms);
+        }
+    }
+    ASSERT_TRUE(busy) << "the slow request never reached the worker";
+    pithd.signal(SIGTERM);
+    const HttpResult r = connection->read_response(30s);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.status, 200U) << r.body.substr(0, 300);
+    EXPECT_EQ(r.header("connection"), "close");
+    const std::optional<int> status = pithd.wait_exit(30s);
+    ASSERT_TRUE(status.has_value()) << "pithd did not exit after draining";
+    EXPECT_EQ(*status, 0) << pithd.log();
+    EXPECT_NE(pithd.log().find("draining"), std::string::npos);
+}
+
+TEST(Pithd, ReadyzTurns503DuringTheShutdownDelayAndASecondSignalEndsIt) {
+    START_PITHD(pithd, args_with({"--shutdown-delay-ms", "60000"}));
+    ASSERT_EQ(http_request(pithd.port(), "GET", "/readyz").status, 200U);
+    pithd.signal(SIGTERM);
+    ASSERT_TRUE(pithd.wait_for_log("shutting down", 5s));
+    const HttpResult ready = http_request(pithd.port(), "GET", "/readyz");
+    EXPECT_EQ(ready.status, 503U);
+    EXPECT_EQ(body_json(ready)["status"], "draining");
+    EXPECT_EQ(scrape(pithd.port()).sum("pithd_ready"), 0);
+    // Work is still taken until the delay ends.
+    EXPECT_EQ(http_request(pithd.port(), "POST", "/extract", kHtml, article_page(3)).status, 200U);
+    pithd.signal(SIGINT);
+    const std::optional<int> status = pithd.wait_exit(10s);
+    ASSERT_TRUE(status.has_value()) << "a second signal must end the wait";
+    EXPECT_EQ(*status, 0);
+}
+
+TEST(Pithd, SigintWithNothingInFlightExitsAtOnce) {
+    START_PITHD(pithd, args_with({}));
+    pithd.signal(SIGINT);
+    const std::optional<int> status = pithd.wait_exit(5s);
+    ASSERT_TRUE(status.has_value());
+    EXPECT_EQ(*status, 0);
+}
+
+// ---- configuration at start-up ----
+
+struct StartupCase {
+    std::vector<std::string> args;
+    std::map<std::string, std::string> env;
+    std::string named;  // the message must name this
+};
+
+TEST(Pithd, InvalidConfigurationExitsTwoNamingTheKey) {
+    const std::filesystem::path toml = std::filesystem::temp_directory_path() / "pithd_test_bad.toml";
+    std::ofstream(toml) << "[server]\nworkerz = 4\n";
+    const std::vector<StartupCase> cases = {
+        {{"--workers", "5000"}, {}, "server.workers"},
+        {{}, {{"PITH_WORKERS", "many"}}, "PITH_WORKERS"},
+        {{"--listen", "nowhere"}, {}, "server.listen"},
+        {{"--log-level", "loud"}, {}, "log.level"},
+        {{"--config", toml.string()}, {}, "server.workerz"},
+        {{"--no-such-flag"}, {}, "--no-such-flag"},
+    };
+    for (const StartupCase& c : cases) {
+        PithdProcess pithd(c.args, c.env);
+        const std::optional<int> status = pithd.wait_exit(10s);
+        ASSERT_TRUE(status.has_value());
+        EXPECT_EQ(*status, 2) << c.named;
+        EXPECT_NE(pithd.log().find(c.named), std::string::npos) << pithd.log();
+    }
+    std::filesystem::remove(toml);
+}
+
+TEST(Pithd, ListenComesFromTheEnvironmentAndFlagsWin) {
+    PithdProcess from_env({"--workers", "1"}, {{"PITH_LISTEN", "127.0.0.1:0"}});
+    ASSERT_NE(from_env.port(), 0) << from_env.log();
+    EXPECT_EQ(http_request(from_env.port(), "GET", "/healthz").status, 200U);
+    PithdProcess flag_wins({"--listen", "127.0.0.1:0"}, {{"PITH_LISTEN", "256.0.0.1:1"}});
+    ASSERT_NE(flag_wins.port(), 0) << flag_wins.log();
+}
+
+}  // namespace
+}  // namespace pith::test
