@@ -50,6 +50,14 @@ using error_code = boost::system::error_code;
 namespace {
 
 constexpr std::size_t kFirstReadBytes = 4096;
+// After answering a request whose body was not read (a refusal from the head,
+// 413, 431, 400), the rest of what the client sends is read and dropped for at
+// most this long before the socket closes. Closing with unread bytes would send
+// a reset, and a client still writing its body would lose the answer.
+// It also ends when the client sends nothing for kLingerIdle.
+constexpr std::chrono::seconds kLingerTime{5};
+constexpr std::chrono::seconds kLingerIdle{1};
+constexpr std::size_t kLingerReadBytes = 64U * 1024U;
 // Request paths longer than this are cut in the access log.
 constexpr std::size_t kLoggedPathMax = 256;
 
@@ -106,6 +114,8 @@ private:
     // A failure while a request is open: answer it when the wire still works.
     void answer_error(ErrorCode code, std::string message);
     void finish_request();
+    void do_linger();
+    void on_linger(error_code ec, std::size_t bytes);
     void do_close();
 
     beast::tcp_stream stream_;
@@ -125,8 +135,10 @@ private:
     bool request_open_ = false;     // counted in requests_in_flight
     bool awaiting_reply_ = false;
     bool keep_alive_ = true;
+    bool request_read_ = false;     // the whole current request, body included, was read
     std::uint64_t request_bytes_ = 0;
     Clock::time_point request_start_;
+    Clock::time_point linger_until_;
     std::string extraction_status_;
 };
 
@@ -238,6 +250,7 @@ void Session::do_read_header() {
     server_->request_started();
     request_start_ = Clock::now();
     request_bytes_ = 0;
+    request_read_ = false;
     extraction_status_.clear();
     head_ = HttpRequest{};
     parser_.emplace();
@@ -288,8 +301,9 @@ void Session::on_read_header(error_code ec, std::size_t bytes) {
     keep_alive_ = message.keep_alive();
 
     if (std::optional<HttpResponse> refusal = service_.check_head(head_)) {
-        // The body was not read, so the connection cannot carry another request.
-        do_write(std::move(*refusal), !parser_->is_done());
+        // An unread body leaves the connection unable to carry another request.
+        request_read_ = parser_->is_done();
+        do_write(std::move(*refusal), !request_read_);
         return;
     }
     if (beast::iequals(message[http::field::expect], "100-continue")) {
@@ -331,6 +345,7 @@ void Session::on_read_body(error_code ec, std::size_t bytes) {
         answer_error(ErrorCode::bad_request, "malformed HTTP request body: " + ec.message());
         return;
     }
+    request_read_ = true;
     head_.body = parser_->release().body();
     dispatch_request();
 }
@@ -423,10 +438,34 @@ void Session::on_write(bool close, error_code ec, std::size_t bytes) {
         return;
     }
     if (close) {
-        do_close();
+        if (request_read_) {
+            do_close();
+        } else {
+            do_linger();
+        }
         return;
     }
     do_wait_for_request();
+}
+
+void Session::do_linger() {
+    error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    linger_until_ = Clock::now() + kLingerTime;
+    stream_.expires_at(std::min(linger_until_, Clock::now() + kLingerIdle));
+    stream_.async_read_some(buffer_.prepare(kLingerReadBytes),
+                            beast::bind_front_handler(&Session::on_linger, shared_from_this()));
+}
+
+void Session::on_linger(error_code ec, std::size_t) {
+    buffer_.consume(buffer_.size());
+    if (ec) {  // the client closed, or the linger time is up
+        do_close();
+        return;
+    }
+    stream_.expires_at(std::min(linger_until_, Clock::now() + kLingerIdle));
+    stream_.async_read_some(buffer_.prepare(kLingerReadBytes),
+                            beast::bind_front_handler(&Session::on_linger, shared_from_this()));
 }
 
 void Session::finish_request() {

@@ -146,6 +146,12 @@ std::optional<HttpResponse> Service::check_head(const HttpRequest& head) const {
                                                      " bytes, limit " +
                                                      std::to_string(config_.limits.max_body_bytes));
     }
+    if (pool_.depth() >= pool_.capacity()) {
+        // Refused before the body is read: under overload, reading bodies only
+        // to refuse them would take the I/O thread from the work that is queued.
+        return refuse(ErrorCode::overloaded,
+                      "all " + std::to_string(pool_.capacity()) + " queue slots are taken");
+    }
     const MediaType media = parse_media_type(head.content_type);
     if (media.type == "application/json") {
         if (!media.charset.empty() && media.charset != "utf-8" && media.charset != "utf8") {
