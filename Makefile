@@ -12,7 +12,8 @@ export PITH_CORPUS
 # Debian 12 packages the build and the tests need.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
 	libgumbo-dev nlohmann-json3-dev libuchardet-dev libgtest-dev googletest \
-	libboost1.81-dev libspdlog-dev libtomlplusplus-dev wrk
+	libboost1.81-dev libspdlog-dev libtomlplusplus-dev wrk \
+	libssl-dev zlib1g-dev libbrotli-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

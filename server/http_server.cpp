@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "api.hpp"
+#include "fetcher.hpp"
 #include "logging.hpp"
 #include "metrics.hpp"
 #include "service.hpp"
@@ -671,6 +672,13 @@ int run_pithd(const config::ServerConfig& config) {
         // Declared after the service and the pool: destroying the context
         // destroys pending handlers, and with them sessions that use both.
         net::io_context ioc(static_cast<int>(config.io_threads));
+        Result<std::unique_ptr<Fetcher>> fetcher = make_http_fetcher(ioc, config.fetch, metrics);
+        if (!fetcher) {
+            log::error("cannot set up URL fetching", {{"error", fetcher.error().message}});
+            pool.shutdown();
+            return 2;
+        }
+        service.set_fetcher(fetcher->get());
         auto server = std::make_shared<Server>(ioc, config, service, metrics);
         if (!server->listen()) {
             status = 1;
@@ -691,6 +699,7 @@ int run_pithd(const config::ServerConfig& config) {
         // No worker may post into the context once it is gone.
         pool.shutdown();
         server.reset();
+        service.set_fetcher(nullptr);
     }
     return status;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "address_policy.hpp"
 #include "config.hpp"
 #include "http_server.hpp"
 #include "logging.hpp"
@@ -23,6 +24,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     const config::ServerConfig& config = loaded->config;
+    if (auto policy = server::AddressPolicy::from_allowlist(config.fetch.allow); !policy) {
+        std::fprintf(stderr, "pithd: invalid configuration: %s\n", policy.error().message.c_str());
+        return 2;
+    }
     switch (loaded->action) {
     case config::Action::help: std::fputs(config::help_text().c_str(), stdout); return 0;
     case config::Action::version: std::puts("pithd " PITH_VERSION); return 0;

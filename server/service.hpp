@@ -84,6 +84,9 @@ public:
 
     // After SIGTERM: /readyz answers 503 from not_ready on; /extract is
     // refused from draining on.
+    // Set once, before serving (the fetcher lives on the I/O context).
+    void set_fetcher(Fetcher* fetcher) noexcept { fetcher_ = fetcher; }
+
     void set_not_ready() noexcept;
     void set_draining() noexcept;
     [[nodiscard]] bool draining() const noexcept { return draining_.load(std::memory_order_acquire); }

@@ -1,0 +1,23 @@
+// Decoding a fetched body by its Content-Encoding: gzip and deflate (zlib),
+// br (brotli), identity. The output is capped while it is produced, so a
+// small compressed body cannot expand past the limit (compression bombs).
+//
+// Thread-safety: reentrant.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "pith/result.hpp"
+
+namespace pith::server {
+
+// Decodes `body` as `content_encoding` says ("gzip", "br", "deflate, br", "" or
+// "identity"; codings are undone last-applied first). Errors: too_large when the
+// decoded size would pass `max_bytes` (the message names it), upstream_error for
+// a corrupt stream or an unknown coding.
+[[nodiscard]] Result<std::string> decode_content(std::string_view content_encoding, std::string body,
+                                                 std::size_t max_bytes);
+
+}  // namespace pith::server
