@@ -723,6 +723,8 @@ Result<Loaded> load(const Sources& sources) {
             step = no_value(Action::print_config_table);
         } else if (arg == "--check-config") {
             step = no_value(Action::check_config);
+        } else if (arg == "--print-error-codes") {
+            step = no_value(Action::print_error_codes);
         } else if (arg == "--config") {
             if (inline_value) {
                 loaded.config_file = *inline_value;
@@ -804,6 +806,7 @@ std::string help_text() {
         "  --check-config         validate the settings and exit 0, or 2 naming the key\n"
         "  --print-config         print the effective settings as TOML and exit\n"
         "  --print-config-table   print the settings table (Markdown) and exit\n"
+        "  --print-error-codes    print every API error code with its HTTP status (JSON) and exit\n"
         "  --version              print the version and exit\n"
         "  -h, --help             show this help\n"
         "\n"

@@ -114,7 +114,7 @@ struct Sources {
 [[nodiscard]] std::map<std::string, std::string> pith_environment();
 
 // What the command line asked for besides settings.
-enum class Action { run, help, version, print_config, print_config_table, check_config };
+enum class Action { run, help, version, print_config, print_config_table, check_config, print_error_codes };
 
 struct Loaded {
     ServerConfig config;

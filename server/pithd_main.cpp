@@ -8,6 +8,7 @@
 
 #include "address_policy.hpp"
 #include "config.hpp"
+#include "api.hpp"
 #include "http_server.hpp"
 #include "logging.hpp"
 
@@ -34,6 +35,15 @@ int main(int argc, char** argv) {
     case config::Action::print_config: std::fputs(config::to_toml(config).c_str(), stdout); return 0;
     case config::Action::print_config_table: std::fputs(config::markdown_table().c_str(), stdout); return 0;
     case config::Action::check_config: std::puts("configuration ok"); return 0;
+    case config::Action::print_error_codes: {
+        std::string out = "{";
+        for (const ErrorCode code : kAllErrorCodes) {
+            out += (out.size() > 1 ? ",\"" : "\"") + std::string(error_code_name(code)) +
+                   "\":" + std::to_string(server::http_status(code));
+        }
+        std::puts((out + "}").c_str());
+        return 0;
+    }
     case config::Action::run: break;
     }
     // Writes to a closed socket must fail with EPIPE, not kill the process.

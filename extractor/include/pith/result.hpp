@@ -49,6 +49,40 @@ enum class ErrorCode {
     upstream_error,            // the upstream's answer was not valid HTTP or its encoding was corrupt
 };
 
+// Every ErrorCode, in declaration order (for contract checks and metrics).
+inline constexpr ErrorCode kAllErrorCodes[] = {
+    ErrorCode::invalid_argument,
+    ErrorCode::input_too_large,
+    ErrorCode::too_many_elements,
+    ErrorCode::too_deep,
+    ErrorCode::deadline_exceeded,
+    ErrorCode::parse_failed,
+    ErrorCode::io_error,
+    ErrorCode::internal,
+    ErrorCode::invalid_json,
+    ErrorCode::unsupported_media_type,
+    ErrorCode::body_too_large,
+    ErrorCode::header_too_large,
+    ErrorCode::unauthorized,
+    ErrorCode::not_found,
+    ErrorCode::method_not_allowed,
+    ErrorCode::overloaded,
+    ErrorCode::draining,
+    ErrorCode::bad_request,
+    ErrorCode::invalid_url,
+    ErrorCode::blocked_address,
+    ErrorCode::dns_failure,
+    ErrorCode::connect_failed,
+    ErrorCode::connect_timeout,
+    ErrorCode::fetch_timeout,
+    ErrorCode::tls_error,
+    ErrorCode::too_many_redirects,
+    ErrorCode::too_large,
+    ErrorCode::unsupported_content_type,
+    ErrorCode::upstream_status,
+    ErrorCode::upstream_error,
+};
+
 // The wire spelling of `code`, e.g. "too_many_elements".
 [[nodiscard]] constexpr std::string_view error_code_name(ErrorCode code) noexcept {
     switch (code) {
