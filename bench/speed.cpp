@@ -261,7 +261,9 @@ Run time_pipeline(const std::vector<Page>& pages, const pith::extract::ExtractOp
         const pith::extract::Article article = pith::extract::extract(page.raw, options);
         length += article.length;
         run.stages.decode_us += article.timings.decode_us;
+        run.stages.prune_us += article.timings.prune_us;
         run.stages.parse_us += article.timings.parse_us;
+        run.stages.dom_build_us += article.timings.dom_build_us;
         run.stages.metadata_us += article.timings.metadata_us;
         run.stages.passes_us += article.timings.passes_us;
         run.stages.serialize_us += article.timings.serialize_us;
@@ -465,12 +467,13 @@ int main(int argc, char** argv) {
     // Pipeline time by stage, as reported in Article::timings.
     const pith::extract::StageTimings& st = best_pipeline.stages;
     const double total_us = best_pipeline.seconds * 1e6;
-    const double staged_us = static_cast<double>(st.decode_us + st.parse_us + st.metadata_us +
-                                                 st.passes_us + st.serialize_us);
+    const double staged_us = static_cast<double>(st.decode_us + st.prune_us + st.parse_us + st.dom_build_us +
+                                                 st.metadata_us + st.passes_us + st.serialize_us);
     const auto pct = [&](double us) { return total_us > 0.0 ? 100.0 * us / total_us : 0.0; };
-    std::printf("\npipeline stages (%% of pipeline time): decode %.1f%%, parse %.1f%%, metadata %.1f%%, "
-                "passes %.1f%%, serialize %.1f%%, other %.1f%%\n",
-                pct(static_cast<double>(st.decode_us)), pct(static_cast<double>(st.parse_us)),
+    std::printf("\npipeline stages (%% of pipeline time): decode %.1f%%, prune %.1f%%, parse (gumbo) %.1f%%, "
+                "DOM build %.1f%%, metadata %.1f%%, passes %.1f%%, serialize %.1f%%, other %.1f%%\n",
+                pct(static_cast<double>(st.decode_us)), pct(static_cast<double>(st.prune_us)),
+                pct(static_cast<double>(st.parse_us)), pct(static_cast<double>(st.dom_build_us)),
                 pct(static_cast<double>(st.metadata_us)), pct(static_cast<double>(st.passes_us)),
                 pct(static_cast<double>(st.serialize_us)), pct(std::max(0.0, total_us - staged_us)));
 

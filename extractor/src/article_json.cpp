@@ -46,7 +46,9 @@ nlohmann::json diagnostics_json(const Article& article) {
         {"timings_us",
          {
              {"decode", t.decode_us},
+             {"prune", t.prune_us},
              {"parse", t.parse_us},
+             {"dom_build", t.dom_build_us},
              {"metadata", t.metadata_us},
              {"passes", t.passes_us},
              {"serialize", t.serialize_us},

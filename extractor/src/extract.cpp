@@ -2,7 +2,9 @@
 // matters:
 //  1. budget on input bytes, before any work;
 //  2. decode to UTF-8 (BOM, caller charset, <meta> prescan, detection);
-//  3. parse, with the element and nesting budgets checked before gumbo runs;
+//  3. script and style text cut (raw_text.hpp: the pipeline deletes those
+//     elements, and their text is 40% of the bytes gumbo would tokenize), then
+//     parse, with the element and nesting budgets checked before gumbo runs;
 //  4. the readerable preflight, on the untouched document;
 //  5. noscript images unwrapped, then JSON-LD read (it lives in <script>s),
 //     then scripts removed and the document prepared, then <meta> metadata;
@@ -21,6 +23,7 @@
 #include "confidence.hpp"
 #include "metadata.hpp"
 #include "pipeline.hpp"
+#include "raw_text.hpp"
 #include "pith/decode.hpp"
 #include "pith/dom.hpp"
 #include "pith/url.hpp"
@@ -129,9 +132,15 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     }
 
     stage_start = Clock::now();
+    std::string pruned_storage;  // stays empty when there is nothing to cut
+    const std::string_view markup = dom::without_discardable_raw_text(decoded.utf8, pruned_storage);
+    article.timings.prune_us = micros_since(stage_start);
+
+    dom::ParseTimings parse_timings;
     Result<dom::Document> parsed =
-        dom::parse_html(decoded.utf8, dom::ParseLimits{options.max_elements, options.max_nesting_depth});
-    article.timings.parse_us = micros_since(stage_start);
+        dom::parse_html(markup, dom::ParseLimits{options.max_elements, options.max_nesting_depth}, &parse_timings);
+    article.timings.parse_us = parse_timings.gumbo_us;
+    article.timings.dom_build_us = parse_timings.dom_build_us;
     if (!parsed.ok()) {
         if (parsed.error().code == ErrorCode::parse_failed) {
             article.status = Status::no_content;
@@ -142,6 +151,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     }
     dom::Document& doc = parsed.value();
     decoded_storage = std::string();  // the DOM holds its own copies now
+    pruned_storage = std::string();
     if (auto late = deadline_passed(options, "metadata")) {
         return budget_exceeded(std::move(article), std::move(*late));
     }
@@ -266,7 +276,9 @@ bool is_probably_readable(std::string_view html_bytes, std::string_view declared
                           const ReadableOptions& options) {
     try {
         const decode::DecodedText decoded = decode::to_utf8(html_bytes, declared_charset);
-        Result<dom::Document> parsed = dom::parse_html(decoded.utf8, dom::ParseLimits{0, ExtractOptions{}.max_nesting_depth});
+        std::string pruned_storage;
+        const std::string_view markup = dom::without_discardable_raw_text(decoded.utf8, pruned_storage);
+        Result<dom::Document> parsed = dom::parse_html(markup, dom::ParseLimits{0, ExtractOptions{}.max_nesting_depth});
         return parsed.ok() && is_probably_readable(parsed.value(), options);
     } catch (const std::exception&) {
         return false;

@@ -3,6 +3,7 @@
 #include <gumbo.h>
 
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -221,7 +222,12 @@ MarkupEstimate estimate_markup(std::string_view html) noexcept {
     return estimate;
 }
 
-Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits) {
+Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits, ParseTimings* timings) {
+    using Clock = std::chrono::steady_clock;
+    const auto micros_since = [](Clock::time_point from) {
+        return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - from).count();
+    };
+    const Clock::time_point start = Clock::now();
     if (limits.max_elements > 0 || limits.max_nesting_depth > 0) {
         const MarkupEstimate estimate = estimate_markup(utf8);
         if (limits.max_elements > 0 && estimate.elements > limits.max_elements) {
@@ -245,6 +251,11 @@ Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits) {
     GumboOutput* output = gumbo_parse_with_options(&options, utf8.data(), utf8.size());
     if (output == nullptr || output->document == nullptr) {
         return Error{ErrorCode::parse_failed, "the HTML parser returned no document"};
+    }
+
+    const Clock::time_point built_from = Clock::now();
+    if (timings != nullptr) {
+        timings->gumbo_us = micros_since(start);
     }
 
     // Iterative pre-order copy: (gumbo node, pith parent) pairs on an explicit stack.
@@ -273,6 +284,9 @@ Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits) {
                 stack.emplace_back(static_cast<const GumboNode*>(kids->data[i - 1]), n);
             }
         }
+    }
+    if (timings != nullptr) {
+        timings->dom_build_us = micros_since(built_from);
     }
     // The estimate guards the parse; the exact count is the budget users see.
     if (limits.max_elements > 0 && element_count > limits.max_elements) {

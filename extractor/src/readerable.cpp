@@ -6,6 +6,7 @@
 
 #include "patterns.hpp"
 #include "pipeline.hpp"
+#include "raw_text.hpp"
 #include "text.hpp"
 
 namespace pith::extract {
@@ -63,7 +64,8 @@ bool is_probably_readable(const dom::Document& doc, const ReadableOptions& optio
         if (node->is(Tag::p) && has_ancestor_tag(node, Tag::li, 0)) {
             continue;  // "li p"
         }
-        const std::size_t length = text::utf16_length(text::trim(dom::text_content(node)));
+        // textContent.trim().length, counting script text cut before the parse.
+        const std::size_t length = dom::trimmed_text_length(node);
         if (length < options.min_content_length) {
             continue;
         }

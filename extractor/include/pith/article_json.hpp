@@ -25,7 +25,8 @@ struct JsonOptions {
 //   "diagnostics": {"passes": [{flags, elements_seen, candidate_count,
 //                               top_candidates: [{path, score, link_density}],
 //                               chosen_root, text_length, duration_us, outcome}],
-//                   "timings_us": {decode, parse, metadata, passes, serialize}}.
+//                   "timings_us": {decode, prune, parse, dom_build, metadata, passes,
+//                                  serialize}}.
 // Strings are copied; the result does not refer to `article`. Reentrant. Strings
 // are passed through as they are, so dump() them with error_handler_t::replace
 // if they may hold invalid UTF-8.

@@ -190,9 +190,16 @@ struct ParseLimits {
     std::size_t max_nesting_depth = 0;  // 0 = unlimited; checked on an estimate before parsing
 };
 
+// Where parse_html spent its time.
+struct ParseTimings {
+    std::int64_t gumbo_us = 0;      // budget estimate and gumbo's parse
+    std::int64_t dom_build_us = 0;  // copying gumbo's tree into pith's nodes
+};
+
 // Parses UTF-8 HTML (the caller decodes first) into a Document.
 // Errors: too_many_elements, too_deep (both before gumbo runs), parse_failed.
-[[nodiscard]] Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits = {});
+[[nodiscard]] Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits = {},
+                                          ParseTimings* timings = nullptr);
 
 // Cheap pre-parse estimates used by the budgets: start tags seen, and the deepest
 // nesting of elements whose end tag is required. Linear, no allocation.

@@ -97,7 +97,9 @@ struct PassDiagnostics {
 
 struct StageTimings {
     std::int64_t decode_us = 0;
-    std::int64_t parse_us = 0;  // gumbo plus building pith's DOM
+    std::int64_t prune_us = 0;      // cutting script and style text before the parse
+    std::int64_t parse_us = 0;      // gumbo (with the budget estimate)
+    std::int64_t dom_build_us = 0;  // building pith's DOM from gumbo's tree
     std::int64_t metadata_us = 0;
     std::int64_t passes_us = 0;
     std::int64_t serialize_us = 0;
