@@ -13,7 +13,8 @@ export PITH_CORPUS
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
 	libgumbo-dev nlohmann-json3-dev libuchardet-dev libgtest-dev googletest \
 	libboost1.81-dev libspdlog-dev libtomlplusplus-dev wrk \
-	libssl-dev zlib1g-dev libbrotli-dev
+	libssl-dev zlib1g-dev libbrotli-dev \
+	yamllint python3-yaml curl
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
