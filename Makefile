@@ -1,9 +1,13 @@
 # The two commands of the README:
-#   make run    installs what is missing, builds in Release and runs pith on the example page
-#   make test   installs what is missing, builds and runs every test
+#   make run    installs what is missing, builds in Release and runs pithd with its built-in defaults
+#   make test   installs what is missing, builds and runs every test: the Release build, then the
+#               whole suite under AddressSanitizer+UndefinedBehaviorSanitizer with short libFuzzer
+#               runs, then the server and worker-pool tests under ThreadSanitizer
 # Everything comes from Debian 12 packages; nothing is downloaded during the build.
 
 BUILD_DIR ?= build
+ASAN_DIR ?= build-asan
+TSAN_DIR ?= build-tsan
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)
 PITH_CORPUS ?= $(abspath ../shared/corpus)
@@ -14,11 +18,11 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
 	libgumbo-dev nlohmann-json3-dev libuchardet-dev libgtest-dev googletest \
 	libboost1.81-dev libspdlog-dev libtomlplusplus-dev wrk \
 	libssl-dev zlib1g-dev libbrotli-dev \
-	yamllint python3-yaml curl
+	yamllint python3-yaml python3-jsonschema curl clang libclang-rt-14-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test clean
+.PHONY: deps build run test test-release test-asan test-tsan clean
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
@@ -33,10 +37,30 @@ build: deps
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 run: build
-	$(BUILD_DIR)/pith extract --format text tests/fixtures/article.html
+	$(BUILD_DIR)/pithd
 
-test: build
+test: test-release test-asan test-tsan
+
+test-release: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
+# Sanitized trees use clang (libFuzzer needs it) and keep -O2 with debug info.
+SANITIZED_CMAKE := -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++
+export ASAN_OPTIONS ?= detect_leaks=1:strict_string_checks=1:check_initialization_order=1
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS ?= halt_on_error=1:second_deadlock_stack=1
+
+# Every test but the benchmarks (they time an uninstrumented build), plus the fuzz runs.
+test-asan: deps
+	cmake -S . -B $(ASAN_DIR) $(SANITIZED_CMAKE) -DPITH_SANITIZE=address,undefined -DPITH_BUILD_FUZZERS=ON
+	cmake --build $(ASAN_DIR) -j $(JOBS)
+	cd $(ASAN_DIR) && ctest --output-on-failure -j $(JOBS) -LE bench
+
+# The threads live in the server: pithd, its worker pool and its fetcher.
+test-tsan: deps
+	cmake -S . -B $(TSAN_DIR) $(SANITIZED_CMAKE) -DPITH_SANITIZE=thread -DPITH_BUILD_BENCH=OFF
+	cmake --build $(TSAN_DIR) -j $(JOBS) --target pithd pith_server_unit_tests pith_pithd_tests pith_fetch_tests
+	cd $(TSAN_DIR) && ctest --output-on-failure -j $(JOBS) -L 'server|fetch'
+
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR)

@@ -17,8 +17,19 @@ using nlohmann::json;
 
 namespace {
 
-// An option's value as the request gave it: typed from JSON, text from a query.
-using OptionValue = std::variant<bool, std::int64_t, std::uint64_t, double, std::string>;
+// An option's value as the request gave it: typed from JSON (monostate is a
+// JSON null: the default), text from a query.
+using OptionValue = std::variant<std::monostate, bool, std::int64_t, std::uint64_t, double, std::string>;
+
+// Every option /extract takes, in JSON "options" and in the query alike.
+constexpr std::string_view kOptionNames[] = {
+    "format",         "diagnostics",     "max_elements",        "max_depth", "char_threshold",
+    "n_top_candidates", "timeout_ms",    "strip_unlikelys",     "weight_classes",
+    "clean_conditionally", "retry",      "keep_classes",        "disable_json_ld"};
+
+// Query values are text and parse into any type; JSON values must have the
+// option's own type ("retry": "true" is refused).
+enum class Source { json, query };
 
 std::string lower(std::string_view text) {
     std::string out(text);
@@ -31,11 +42,11 @@ Error bad_option(std::string_view name, const std::string& what) {
     return Error{ErrorCode::invalid_argument, "option " + std::string(name) + ": " + what};
 }
 
-Result<bool> as_bool(std::string_view name, const OptionValue& value) {
+Result<bool> as_bool(std::string_view name, const OptionValue& value, Source source) {
     if (const auto* b = std::get_if<bool>(&value)) {
         return *b;
     }
-    if (const auto* s = std::get_if<std::string>(&value)) {
+    if (const auto* s = std::get_if<std::string>(&value); s != nullptr && source == Source::query) {
         if (*s == "true" || *s == "1" || s->empty()) {  // "?diagnostics" alone means true
             return true;
         }
@@ -46,14 +57,14 @@ Result<bool> as_bool(std::string_view name, const OptionValue& value) {
     return bad_option(name, "must be true or false");
 }
 
-Result<std::uint64_t> as_unsigned(std::string_view name, const OptionValue& value, std::uint64_t min,
-                                  std::uint64_t max) {
+Result<std::uint64_t> as_unsigned(std::string_view name, const OptionValue& value, Source source,
+                                  std::uint64_t min, std::uint64_t max) {
     std::optional<std::uint64_t> number;
     if (const auto* u = std::get_if<std::uint64_t>(&value)) {
         number = *u;
     } else if (const auto* i = std::get_if<std::int64_t>(&value); i != nullptr && *i >= 0) {
         number = static_cast<std::uint64_t>(*i);
-    } else if (const auto* s = std::get_if<std::string>(&value)) {
+    } else if (const auto* s = std::get_if<std::string>(&value); s != nullptr && source == Source::query) {
         std::uint64_t parsed = 0;
         const auto [ptr, ec] = std::from_chars(s->data(), s->data() + s->size(), parsed);
         if (!s->empty() && ec == std::errc{} && ptr == s->data() + s->size()) {
@@ -74,10 +85,10 @@ Result<std::string> as_string(std::string_view name, const OptionValue& value) {
 }
 
 // A budget the server caps: a request may lower it, never raise it or lift it.
-Result<bool> apply_capped(std::string_view name, const OptionValue& value, std::size_t& target) {
+Result<bool> apply_capped(std::string_view name, const OptionValue& value, Source source, std::size_t& target) {
     const std::size_t cap = target;  // the server's value; 0 = unlimited
     const std::uint64_t max = cap == 0 ? std::numeric_limits<std::uint32_t>::max() : cap;
-    auto number = as_unsigned(name, value, cap == 0 ? 0 : 1, max);
+    auto number = as_unsigned(name, value, source, cap == 0 ? 0 : 1, max);
     if (!number) {
         return Error{ErrorCode::invalid_argument,
                      std::move(number).error().message + (cap == 0 ? "" : " (the server's limit)")};
@@ -86,9 +97,9 @@ Result<bool> apply_capped(std::string_view name, const OptionValue& value, std::
     return true;
 }
 
-Result<bool> apply_flag(std::string_view name, const OptionValue& value, extract::PassFlags flag,
+Result<bool> apply_flag(std::string_view name, const OptionValue& value, Source source, extract::PassFlags flag,
                         extract::PassFlags& flags) {
-    auto on = as_bool(name, value);
+    auto on = as_bool(name, value, source);
     if (!on) {
         return std::move(on).error();
     }
@@ -98,8 +109,14 @@ Result<bool> apply_flag(std::string_view name, const OptionValue& value, extract
 
 // The options /extract takes, by name, in JSON "options" and in the query
 // string alike (proto-docs/openapi.yaml lists them with their defaults).
-Result<bool> apply_option(ExtractRequest& request, std::string_view name, const OptionValue& value,
+Result<bool> apply_option(ExtractRequest& request, std::string_view name, const OptionValue& value, Source source,
                           const config::ServerConfig& config) {
+    if (std::find(std::begin(kOptionNames), std::end(kOptionNames), name) == std::end(kOptionNames)) {
+        return Error{ErrorCode::invalid_argument, "unknown option \"" + std::string(name) + "\""};
+    }
+    if (std::holds_alternative<std::monostate>(value)) {
+        return true;  // null: the default
+    }
     extract::ExtractOptions& options = request.options;
     if (name == "format") {
         auto format = as_string(name, value);
@@ -118,7 +135,7 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         return true;
     }
     if (name == "diagnostics") {
-        auto on = as_bool(name, value);
+        auto on = as_bool(name, value, source);
         if (!on) {
             return std::move(on).error();
         }
@@ -126,13 +143,13 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         return true;
     }
     if (name == "max_elements") {
-        return apply_capped(name, value, options.max_elements);
+        return apply_capped(name, value, source, options.max_elements);
     }
     if (name == "max_depth") {
-        return apply_capped(name, value, options.max_nesting_depth);
+        return apply_capped(name, value, source, options.max_nesting_depth);
     }
     if (name == "char_threshold") {
-        auto number = as_unsigned(name, value, 0, 100'000'000);
+        auto number = as_unsigned(name, value, source, 0, 100'000'000);
         if (!number) {
             return std::move(number).error();
         }
@@ -140,7 +157,7 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         return true;
     }
     if (name == "n_top_candidates") {
-        auto number = as_unsigned(name, value, 1, 1000);
+        auto number = as_unsigned(name, value, source, 1, 1000);
         if (!number) {
             return std::move(number).error();
         }
@@ -149,7 +166,7 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
     }
     if (name == "timeout_ms") {
         const auto server_ms = static_cast<std::uint64_t>(config.limits.request_timeout.count());
-        auto number = as_unsigned(name, value, 1, server_ms);
+        auto number = as_unsigned(name, value, source, 1, server_ms);
         if (!number) {
             return Error{ErrorCode::invalid_argument, std::move(number).error().message + " (the server's limit)"};
         }
@@ -157,20 +174,20 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         return true;
     }
     if (name == "strip_unlikelys") {
-        return apply_flag(name, value, extract::PassFlags::strip_unlikelys, options.flags);
+        return apply_flag(name, value, source, extract::PassFlags::strip_unlikelys, options.flags);
     }
     if (name == "weight_classes") {
-        return apply_flag(name, value, extract::PassFlags::weight_classes, options.flags);
+        return apply_flag(name, value, source, extract::PassFlags::weight_classes, options.flags);
     }
     if (name == "clean_conditionally") {
-        return apply_flag(name, value, extract::PassFlags::clean_conditionally, options.flags);
+        return apply_flag(name, value, source, extract::PassFlags::clean_conditionally, options.flags);
     }
     bool* toggle = name == "retry"             ? &options.retry
                    : name == "keep_classes"    ? &options.keep_classes
                    : name == "disable_json_ld" ? &options.disable_json_ld
                                                : nullptr;
     if (toggle != nullptr) {
-        auto on = as_bool(name, value);
+        auto on = as_bool(name, value, source);
         if (!on) {
             return std::move(on).error();
         }
@@ -296,9 +313,7 @@ private:
             }
             return fail(ErrorCode::invalid_argument, where() + " must be " + (field_ == Field::option ? "an object" : "a string"));
         }
-        if (v) {
-            options.emplace_back(key_, std::move(*v));
-        }
+        options.emplace_back(key_, v ? std::move(*v) : OptionValue{});
         return true;
     }
     bool fail(ErrorCode code, std::string message) {
@@ -316,7 +331,13 @@ private:
 
 }  // namespace
 
-Result<ExtractRequest> parse_json_request(std::string_view body, const config::ServerConfig& config) {
+Result<ExtractRequest> parse_json_request(std::string_view body, std::string_view query,
+                                          const config::ServerConfig& config) {
+    if (!query.empty()) {
+        // Options in two places would leave one of them silently unused.
+        return Error{ErrorCode::invalid_argument,
+                     "a JSON body takes its options in \"options\", not in the query string"};
+    }
     RequestReader reader;
     const bool parsed = json::sax_parse(body.begin(), body.end(), &reader, json::input_format_t::json, true);
     if (!parsed || reader.error) {
@@ -329,7 +350,7 @@ Result<ExtractRequest> parse_json_request(std::string_view body, const config::S
     // JSON strings are Unicode: the page is UTF-8 now, whatever its <meta> says.
     request.options.charset = "utf-8";
     for (const auto& [name, value] : reader.options) {
-        if (auto applied = apply_option(request, name, value, config); !applied) {
+        if (auto applied = apply_option(request, name, value, Source::json, config); !applied) {
             return std::move(applied).error();
         }
     }
@@ -372,7 +393,7 @@ Result<ExtractRequest> parse_raw_request(std::string body, std::string_view quer
             request.url = *value;
             continue;
         }
-        if (auto applied = apply_option(request, *name, OptionValue{*value}, config); !applied) {
+        if (auto applied = apply_option(request, *name, OptionValue{*value}, Source::query, config); !applied) {
             return std::move(applied).error();
         }
     }

@@ -35,10 +35,12 @@ struct ExtractRequest {
 };
 
 // A JSON body: {"html": "...", "url": "...", "options": {...}}. Unknown fields
-// are refused so that typos do not pass silently. Errors: invalid_json for
-// syntax or shape (the message gives the byte offset), invalid_argument for a
-// value out of range (the message names the field).
-[[nodiscard]] Result<ExtractRequest> parse_json_request(std::string_view body, const config::ServerConfig& config);
+// and options are refused so that typos do not pass silently, and so is a
+// query string (options belong in the body). Errors: invalid_json for syntax
+// or shape (the message gives the byte offset), invalid_argument for a value
+// out of range or of the wrong JSON type (the message names the field).
+[[nodiscard]] Result<ExtractRequest> parse_json_request(std::string_view body, std::string_view query,
+                                                        const config::ServerConfig& config);
 
 // A raw HTML body with options in the query string ("url=...&format=text").
 // `charset` is the charset parameter of Content-Type ("" when none). Errors:

@@ -272,6 +272,11 @@ void Session::on_read_header(error_code ec, std::size_t bytes) {
         return;
     }
     if (ec == http::error::body_limit) {  // Content-Length alone says it is too large
+        // The header is complete: answer with the client's request id and, for
+        // HEAD, without a body.
+        head_.method = std::string(parser_->get().method_string());
+        head_.target = std::string(parser_->get().target());
+        head_.request_id = request_id_for(parser_->get()["X-Request-Id"]);
         service_.metrics().record_budget(Budget::body_bytes);
         keep_alive_ = false;
         const auto length = parser_->content_length();
@@ -416,9 +421,14 @@ void Session::do_write(HttpResponse response, bool close) {
     for (const auto& [name, value] : response.headers) {
         response_.set(name, value);
     }
-    response_.body() = std::move(response.body);
     response_.keep_alive(keep_alive);
-    response_.prepare_payload();
+    if (head_.method == "HEAD") {
+        // The length the GET would have, and no body (RFC 9110, 9.3.2).
+        response_.content_length(response.body.size());
+    } else {
+        response_.body() = std::move(response.body);
+        response_.prepare_payload();
+    }
     stream_.expires_after(limits_.write_timeout);
     http::async_write(stream_, response_,
                       beast::bind_front_handler(&Session::on_write, shared_from_this(), !keep_alive));
@@ -578,15 +588,15 @@ void Server::on_accept(error_code ec, tcp::socket socket) {
 // Past max_connections: one best-effort 503 without blocking, then close.
 void Server::reject(tcp::socket& socket) {
     metrics_.connections_rejected.fetch_add(1, std::memory_order_relaxed);
-    static const std::string kBusy = [] {
-        const std::string body = error_body(Error{ErrorCode::overloaded, "too many open connections"}, {});
-        return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
-               "Connection: close\r\nContent-Length: " +
-               std::to_string(body.size()) + "\r\n\r\n" + body;
-    }();
+    const std::string request_id = request_id_for({});
+    const std::string body = error_body(Error{ErrorCode::overloaded, "too many open connections"}, request_id);
+    const std::string busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                             "Cache-Control: no-store\r\nX-Request-Id: " + request_id +
+                             "\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: " +
+                             std::to_string(body.size()) + "\r\n\r\n" + body;
     error_code ec;
     socket.non_blocking(true, ec);
-    socket.write_some(net::buffer(kBusy), ec);
+    socket.write_some(net::buffer(busy), ec);
     socket.shutdown(tcp::socket::shutdown_both, ec);
     socket.close(ec);
 }

@@ -118,11 +118,13 @@ std::optional<HttpResponse> Service::check_head(const HttpRequest& head) const {
     if (route == Route::other) {
         return refuse(ErrorCode::not_found, "no endpoint " + std::string(path_of(head.target)));
     }
-    const std::string_view allowed = route == Route::extract ? "POST" : "GET";
-    if (head.method != allowed) {
+    // The ops endpoints answer HEAD as GET, without the body (probes use it).
+    const bool allowed = route == Route::extract ? head.method == "POST" : (head.method == "GET" || head.method == "HEAD");
+    if (!allowed) {
+        const std::string_view allow = route == Route::extract ? "POST" : "GET, HEAD";
         HttpResponse response =
-            refuse(ErrorCode::method_not_allowed, std::string(route_label(route)) + " takes " + std::string(allowed));
-        response.headers.emplace_back("Allow", std::string(allowed));
+            refuse(ErrorCode::method_not_allowed, std::string(route_label(route)) + " takes " + std::string(allow));
+        response.headers.emplace_back("Allow", std::string(allow));
         return response;
     }
     if (route != Route::extract) {
@@ -239,7 +241,7 @@ void Service::run_extract_job(const std::shared_ptr<ExtractJob>& job) {
     const MediaType media = parse_media_type(job->request.content_type);
     Result<ExtractRequest> parsed =
         media.type == "application/json"
-            ? parse_json_request(job->request.body, config_)
+            ? parse_json_request(job->request.body, query_of(job->request.target), config_)
             : parse_raw_request(std::move(job->request.body), query_of(job->request.target), media.charset, config_);
     job->request.body = std::string();  // the page lives in the parsed request now
     if (!parsed) {

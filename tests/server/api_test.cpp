@@ -21,7 +21,7 @@ TEST(ApiJson, ReadsHtmlUrlAndOptions) {
         R"({"html": "<p>hi</p>", "url": "https://example.com/x", "options": {"format": "text", "diagnostics": true,
             "char_threshold": 20, "n_top_candidates": 3, "strip_unlikelys": false, "retry": false,
             "keep_classes": true, "max_elements": 10, "timeout_ms": 250}})",
-        server_config());
+        {}, server_config());
     ASSERT_TRUE(request.ok()) << request.error().message;
     EXPECT_EQ(request->html, "<p>hi</p>");
     EXPECT_TRUE(request->has_html);
@@ -43,7 +43,7 @@ TEST(ApiJson, ReadsHtmlUrlAndOptions) {
 TEST(ApiJson, StartsFromTheServerDefaults) {
     config::ServerConfig config = server_config();
     config.extract.char_threshold = 77;
-    const auto request = parse_json_request(R"({"html": "x"})", config);
+    const auto request = parse_json_request(R"({"html": "x"})", {}, config);
     ASSERT_TRUE(request.ok());
     EXPECT_EQ(request->options.char_threshold, 77U);
     EXPECT_EQ(request->format, OutputFormat::json);
@@ -51,7 +51,7 @@ TEST(ApiJson, StartsFromTheServerDefaults) {
 }
 
 TEST(ApiJson, UrlAloneAsksForAFetch) {
-    const auto request = parse_json_request(R"({"url": "https://example.com/"})", server_config());
+    const auto request = parse_json_request(R"({"url": "https://example.com/"})", {}, server_config());
     ASSERT_TRUE(request.ok());
     EXPECT_FALSE(request->has_html);
     EXPECT_EQ(request->url, "https://example.com/");
@@ -77,19 +77,34 @@ TEST(ApiJson, RefusesWhatItDoesNotKnow) {
         {R"({"html": "x", "options": {"retry": true, "retry": false}})", ErrorCode::invalid_argument},
         {R"({"html": "x", "url": "relative/path"})", ErrorCode::invalid_argument},
         {R"({"html": "x", "extra": 1})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "options": {"bogus": null}})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "options": {"max_elements": "50"}})", ErrorCode::invalid_argument},
+        {R"({"html": "x", "options": {"retry": "true"}})", ErrorCode::invalid_argument},
         {R"({})", ErrorCode::invalid_argument},
     };
     for (const auto& c : cases) {
-        const auto request = parse_json_request(c.body, server_config());
+        const auto request = parse_json_request(c.body, {}, server_config());
         ASSERT_FALSE(request.ok()) << c.body;
         EXPECT_EQ(request.error().code, c.code) << c.body << ": " << request.error().message;
     }
 }
 
+TEST(ApiJson, NullOptionsMeanTheDefault) {
+    const auto request = parse_json_request(R"({"html": "x", "options": {"char_threshold": null}})", {}, server_config());
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_EQ(request->options.char_threshold, 500U);
+}
+
+TEST(ApiJson, RefusesOptionsInTheQueryString) {
+    const auto request = parse_json_request(R"({"html": "x"})", "format=text", server_config());
+    ASSERT_FALSE(request.ok());
+    EXPECT_EQ(request.error().code, ErrorCode::invalid_argument);
+}
+
 TEST(ApiJson, DeepNestingIsRefusedWithoutRecursion) {
     std::string body = R"({"html": "x", "options": {"a": )";
     body += std::string(100000, '[') + std::string(100000, ']') + "}}";
-    const auto request = parse_json_request(body, server_config());
+    const auto request = parse_json_request(body, {}, server_config());
     ASSERT_FALSE(request.ok());
     EXPECT_EQ(request.error().code, ErrorCode::invalid_argument);
 }

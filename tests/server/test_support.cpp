@@ -19,6 +19,8 @@
 #include <cstring>
 #include <set>
 
+#include <gtest/gtest.h>
+
 #ifndef PITHD_PATH
 #error "PITHD_PATH must name the pithd binary (set by tests/CMakeLists.txt)"
 #endif
@@ -147,7 +149,7 @@ bool Connection::fill(Clock::time_point deadline, std::string* error) {
     }
 }
 
-HttpResult Connection::read_response(milliseconds timeout) {
+HttpResult Connection::read_response(milliseconds timeout, bool answers_head) {
     HttpResult result;
     const Clock::time_point deadline = Clock::now() + timeout;
     std::size_t header_end;
@@ -183,7 +185,8 @@ HttpResult Connection::read_response(milliseconds timeout) {
             result.headers[lower(line.substr(0, colon))] = trim(line.substr(colon + 1));
         }
     }
-    const std::size_t length = static_cast<std::size_t>(std::atoll(result.header("content-length").c_str()));
+    const std::size_t length =
+        answers_head ? 0 : static_cast<std::size_t>(std::atoll(result.header("content-length").c_str()));
     while (buffer_.size() < length) {
         if (!fill(deadline, &result.error)) {
             result.error += " (in the body)";
@@ -254,6 +257,13 @@ PithdProcess::PithdProcess(const std::vector<std::string>& args, const std::map<
     }
     argv.push_back(nullptr);
     std::vector<std::string> env_storage = {"PATH=/usr/bin:/bin"};
+    // Sanitizer settings reach the server under test, so a sanitized pithd
+    // halts on the first report as the tests do.
+    for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"}) {
+        if (const char* value = std::getenv(name)) {
+            env_storage.push_back(std::string(name) + "=" + value);
+        }
+    }
     for (const auto& [name, value] : env) {
         env_storage.push_back(name + "=" + value);
     }
@@ -309,6 +319,14 @@ PithdProcess::~PithdProcess() {
     }
     if (stderr_fd_ >= 0) {
         ::close(stderr_fd_);
+    }
+    // A sanitizer report from the server fails the test that ran it.
+    for (const char* marker : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "WARNING: ThreadSanitizer",
+                               "runtime error:"}) {
+        if (log_.find(marker) != std::string::npos) {
+            ADD_FAILURE() << "pithd reported \"" << marker << "\":\n" << log_;
+            break;
+        }
     }
 }
 

@@ -49,8 +49,9 @@ public:
     [[nodiscard]] bool is_open() const { return fd_ >= 0; }
     // Sends all of `data` within `timeout`.
     bool send_all(std::string_view data, milliseconds timeout = 10s);
-    // Reads one response (Content-Length framed) within `timeout`.
-    HttpResult read_response(milliseconds timeout = 10s);
+    // Reads one response (Content-Length framed) within `timeout`. The answer
+    // to a HEAD request has no body whatever its Content-Length says.
+    HttpResult read_response(milliseconds timeout = 10s, bool answers_head = false);
     // True when the server closes the connection within `timeout` (pending
     // response bytes are read and dropped).
     bool wait_closed(milliseconds timeout);
