@@ -567,10 +567,12 @@ std::optional<RawValue> raw_from_toml(const toml::node& node) {
     return std::nullopt;
 }
 
-Result<bool> apply_toml_file(ServerConfig& config, const std::string& path) {
+// Applies TOML from `text`, or from the file at `path` when `text` is null;
+// `path` names the source in messages either way.
+Result<bool> apply_toml(ServerConfig& config, const std::string& path, const std::string* text) {
     toml::table root;
     try {
-        root = toml::parse_file(path);
+        root = text != nullptr ? toml::parse(*text, path) : toml::parse_file(path);
     } catch (const toml::parse_error& e) {
         std::ostringstream what;
         what << "config file " << path << ": " << e.description() << " at line " << e.source().begin.line
@@ -764,8 +766,12 @@ Result<Loaded> load(const Sources& sources) {
             loaded.config_file = it->second;
         }
     }
-    if (!loaded.config_file.empty()) {
-        if (auto applied = apply_toml_file(loaded.config, loaded.config_file); !applied) {
+    if (sources.config_text) {
+        if (auto applied = apply_toml(loaded.config, "<config text>", &*sources.config_text); !applied) {
+            return std::move(applied).error();
+        }
+    } else if (!loaded.config_file.empty()) {
+        if (auto applied = apply_toml(loaded.config, loaded.config_file, nullptr); !applied) {
             return std::move(applied).error();
         }
     }

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -108,6 +109,9 @@ struct KeyInfo {
 struct Sources {
     std::vector<std::string> args;                  // command-line arguments after the program name
     std::map<std::string, std::string> environment;  // PITH_* variables (others are ignored)
+    // TOML text read in place of a config file (embedders, tests, the fuzzer);
+    // --config and PITH_CONFIG are not read when it is set.
+    std::optional<std::string> config_text;
 };
 
 // The environment of this process, PITH_* variables only.

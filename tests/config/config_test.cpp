@@ -37,7 +37,7 @@ private:
 };
 
 Result<Loaded> load_with(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
-    return load(Sources{std::move(args), std::move(env)});
+    return load(Sources{std::move(args), std::move(env), std::nullopt});
 }
 
 TEST(ConfigLoad, BuiltInDefaultsNeedNothing) {
@@ -63,6 +63,17 @@ TEST(ConfigLoad, LaterSourcesWin) {
     EXPECT_EQ(loaded->config.workers, 5U);               // flag over env over TOML
     EXPECT_EQ(loaded->config.fetch.allow, (std::vector<std::string>{"10.0.0.0/8", "intranet.example"}));
     EXPECT_EQ(loaded->config_file, toml.path());
+}
+
+TEST(ConfigLoad, TomlTextInPlaceOfAFile) {
+    const auto loaded = load(Sources{{"--workers", "2"}, {{"PITH_CONFIG", "/nonexistent.toml"}},
+                                     std::string("[server]\nworkers = 9\nio_threads = 3\n")});
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    EXPECT_EQ(loaded->config.io_threads, 3U);
+    EXPECT_EQ(loaded->config.workers, 2U) << "flags still win";
+    const auto broken = load(Sources{{}, {}, std::string("[server\n")});
+    ASSERT_FALSE(broken.ok());
+    EXPECT_NE(broken.error().message.find("<config text>"), std::string::npos) << broken.error().message;
 }
 
 TEST(ConfigLoad, ConfigFileFromTheEnvironment) {

@@ -781,9 +781,12 @@ def check_dockerfile(binary, example_config):
     build, runtime = stages[0][1], stages[-1][1]
 
     build_packages = [p for k, r in build if k == "RUN" for p in apt_packages(r)]
+    # Packages only the tests need (GoogleTest, the sanitizer and fuzzer runtime)
+    # stay out of the image.
+    test_only = ("libgtest-dev", "libclang-rt-14-dev")
     needed = [p for p in makefile_packages()
-              if (p.endswith("-dev") and p != "libgtest-dev") or p in ("build-essential", "cmake", "ninja-build",
-                                                                        "pkg-config")]
+              if (p.endswith("-dev") and p not in test_only) or p in ("build-essential", "cmake", "ninja-build",
+                                                                       "pkg-config")]
     missing = [p for p in needed if p not in build_packages]
     check(not missing, "build stage installs the Makefile's toolchain and -dev packages", f"missing {missing}")
     build_runs = " ".join(r for k, r in build if k == "RUN")

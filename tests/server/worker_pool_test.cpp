@@ -8,10 +8,13 @@
 namespace pith::server {
 namespace {
 
+// Each test declares the pool after what its jobs use, so the pool is
+// destroyed, and its threads joined, first.
+
 TEST(WorkerPool, RunsJobsOnItsThreads) {
-    WorkerPool pool(2, 8);
     std::atomic<int> done{0};
     std::promise<void> all;
+    WorkerPool pool(2, 8);
     for (int i = 0; i < 8; ++i) {
         ASSERT_TRUE(pool.try_submit([&] {
             if (++done == 8) {
@@ -23,10 +26,10 @@ TEST(WorkerPool, RunsJobsOnItsThreads) {
 }
 
 TEST(WorkerPool, RefusesAtOnceWhenTheQueueIsFull) {
-    WorkerPool pool(1, 2);
     std::promise<void> release;
     std::shared_future<void> released = release.get_future().share();
     std::promise<void> started;
+    WorkerPool pool(1, 2);
     ASSERT_TRUE(pool.try_submit([&] {
         started.set_value();
         released.wait();
@@ -41,7 +44,7 @@ TEST(WorkerPool, RefusesAtOnceWhenTheQueueIsFull) {
 
 TEST(WorkerPool, ShutdownRunsWhatIsQueuedThenRefuses) {
     std::atomic<int> ran{0};
-    WorkerPool pool(1, 16);
+    WorkerPool pool(1, 16);  // shut down explicitly below
     for (int i = 0; i < 16; ++i) {
         ASSERT_TRUE(pool.try_submit([&] { ++ran; }));
     }
