@@ -452,6 +452,12 @@ const std::vector<Key>& key_table() {
                               "0 = unlimited; requests may only lower it"},
                              [](ServerConfig& c) -> std::size_t& { return c.extract.max_nesting_depth; }, 0,
                              1'000'000));
+        t.push_back(size_key({"extract.max_attributes", "PITH_EXTRACT_MAX_ATTRIBUTES", "--extract-max-attributes",
+                              "integer",
+                              "refuse pages with an element carrying more attributes, before parsing "
+                              "(422 too_many_attributes); 0 = unlimited"},
+                             [](ServerConfig& c) -> std::size_t& { return c.extract.max_attributes_per_element; },
+                             0, 1'000'000));
         t.push_back(size_key({"extract.max_input_bytes", "PITH_EXTRACT_MAX_INPUT_BYTES", "--extract-max-input-bytes",
                               "bytes", "refuse HTML larger than this before decoding (413 input_too_large); 0 = unlimited"},
                              [](ServerConfig& c) -> std::size_t& { return c.extract.max_input_bytes; }, 0,

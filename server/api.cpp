@@ -463,6 +463,7 @@ unsigned http_status(ErrorCode code) noexcept {
     case ErrorCode::unsupported_media_type: return 415;
     case ErrorCode::too_many_elements:
     case ErrorCode::too_deep:
+    case ErrorCode::too_many_attributes:
     case ErrorCode::parse_failed:
     case ErrorCode::unsupported_content_type: return 422;
     case ErrorCode::header_too_large: return 431;

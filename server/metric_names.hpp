@@ -24,7 +24,8 @@ inline constexpr MetricInfo kMetrics[] = {
     {"pithd_extraction_passes", "histogram", "",
      "Passes one extraction ran; 1 means the first pass was accepted."},
     {"pithd_budget_exceeded_total", "counter", "budget",
-     "Requests refused by a budget: body_bytes, header_bytes, input_bytes, elements, depth, deadline."},
+     "Requests refused by a budget: body_bytes, header_bytes, input_bytes, elements, depth, attributes, "
+     "deadline."},
     {"pithd_input_bytes_total", "counter", "", "HTML bytes handed to the extractor."},
     {"pithd_queue_depth", "gauge", "", "Extraction jobs waiting for a worker."},
     {"pithd_queue_capacity", "gauge", "", "Extraction jobs that may wait before requests get 503."},

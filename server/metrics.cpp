@@ -75,6 +75,7 @@ std::string_view budget_label(Budget budget) noexcept {
     case Budget::input_bytes: return "input_bytes";
     case Budget::elements: return "elements";
     case Budget::depth: return "depth";
+    case Budget::attributes: return "attributes";
     case Budget::deadline:
     case Budget::count_: break;
     }

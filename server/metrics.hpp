@@ -40,7 +40,7 @@ enum class ExtractionOutcome : std::uint8_t {
 [[nodiscard]] std::string_view outcome_label(ExtractionOutcome outcome) noexcept;
 [[nodiscard]] ExtractionOutcome outcome_of(const extract::Article& article) noexcept;
 
-enum class Budget : std::uint8_t { body_bytes, header_bytes, input_bytes, elements, depth, deadline, count_ };
+enum class Budget : std::uint8_t { body_bytes, header_bytes, input_bytes, elements, depth, attributes, deadline, count_ };
 [[nodiscard]] std::string_view budget_label(Budget budget) noexcept;
 
 // A histogram with fixed upper bounds; values are kept as integers scaled by

@@ -85,6 +85,9 @@ Options:
                           0 = unlimited (default: 0)
   --max-depth N           refuse documents whose elements nest deeper than
                           about N, before parsing; 0 = unlimited (default: 8192)
+  --max-attributes N      refuse documents with an element carrying more than
+                          N attributes, before parsing; 0 = unlimited
+                          (default: 512)
   --keep-classes          keep class attributes in the article HTML
   --no-retry              one pass with every heuristic; no relaxed retries
   --char-threshold N      article text length (UTF-16 units) a pass must reach
@@ -275,6 +278,8 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
             parsed = size_flag(cli.options.max_input_bytes, 0, kSizeMax);
         } else if (flag == "--max-depth") {
             parsed = size_flag(cli.options.max_nesting_depth, 0, kSizeMax);
+        } else if (flag == "--max-attributes") {
+            parsed = size_flag(cli.options.max_attributes_per_element, 0, kSizeMax);
         } else if (flag == "--keep-classes") {
             if (inline_value) {
                 return usage("--keep-classes takes no value");

@@ -47,6 +47,7 @@ std::optional<Budget> budget_of(ErrorCode code) noexcept {
     case ErrorCode::input_too_large: return Budget::input_bytes;
     case ErrorCode::too_many_elements: return Budget::elements;
     case ErrorCode::too_deep: return Budget::depth;
+    case ErrorCode::too_many_attributes: return Budget::attributes;
     case ErrorCode::deadline_exceeded: return Budget::deadline;
     default: return std::nullopt;
     }

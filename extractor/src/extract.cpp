@@ -138,7 +138,10 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
 
     dom::ParseTimings parse_timings;
     Result<dom::Document> parsed =
-        dom::parse_html(markup, dom::ParseLimits{options.max_elements, options.max_nesting_depth}, &parse_timings);
+        dom::parse_html(markup,
+                        dom::ParseLimits{options.max_elements, options.max_nesting_depth,
+                                         options.max_attributes_per_element},
+                        &parse_timings);
     article.timings.parse_us = parse_timings.gumbo_us;
     article.timings.dom_build_us = parse_timings.dom_build_us;
     if (!parsed.ok()) {
@@ -278,7 +281,9 @@ bool is_probably_readable(std::string_view html_bytes, std::string_view declared
         const decode::DecodedText decoded = decode::to_utf8(html_bytes, declared_charset);
         std::string pruned_storage;
         const std::string_view markup = dom::without_discardable_raw_text(decoded.utf8, pruned_storage);
-        Result<dom::Document> parsed = dom::parse_html(markup, dom::ParseLimits{0, ExtractOptions{}.max_nesting_depth});
+        const ExtractOptions defaults;
+        Result<dom::Document> parsed = dom::parse_html(
+            markup, dom::ParseLimits{0, defaults.max_nesting_depth, defaults.max_attributes_per_element});
         return parsed.ok() && is_probably_readable(parsed.value(), options);
     } catch (const std::exception&) {
         return false;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pith/dom.hpp"
+#include "raw_text.hpp"
 
 namespace pith::dom {
 
@@ -197,7 +198,12 @@ MarkupEstimate estimate_markup(std::string_view html) noexcept {
             ++name_end;
         }
         const std::string_view name(name_buf, name_end - name_start <= sizeof(name_buf) ? len : 0);
-        pos = name_end;
+        const TagScan tag = scan_tag(html, name_end, false);
+        if (tag.end == std::string_view::npos) {
+            break;  // the input ends inside the tag
+        }
+        pos = tag.end + 1;
+        estimate.max_attributes = std::max(estimate.max_attributes, tag.attributes);
         if (closing) {
             if (!adds_no_depth(name) && depth > 0) {
                 --depth;
@@ -205,9 +211,7 @@ MarkupEstimate estimate_markup(std::string_view html) noexcept {
             continue;
         }
         ++estimate.elements;
-        const std::size_t tag_end = html.find('>', pos);
-        const bool self_closing = tag_end != std::string_view::npos && tag_end > 0 && html[tag_end - 1] == '/';
-        if (!self_closing && !adds_no_depth(name)) {
+        if (!tag.self_closing && !adds_no_depth(name)) {
             ++depth;
             estimate.max_depth = std::max(estimate.max_depth, depth);
         }
@@ -230,8 +234,13 @@ Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits, Pa
         return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - from).count();
     };
     const Clock::time_point start = Clock::now();
-    if (limits.max_elements > 0 || limits.max_nesting_depth > 0) {
+    if (limits.max_elements > 0 || limits.max_nesting_depth > 0 || limits.max_attributes_per_element > 0) {
         const MarkupEstimate estimate = estimate_markup(utf8);
+        if (limits.max_attributes_per_element > 0 && estimate.max_attributes > limits.max_attributes_per_element) {
+            return Error{ErrorCode::too_many_attributes,
+                         "an element has " + std::to_string(estimate.max_attributes) + " attributes, limit " +
+                             std::to_string(limits.max_attributes_per_element)};
+        }
         if (limits.max_elements > 0 && estimate.elements > limits.max_elements) {
             return Error{ErrorCode::too_many_elements,
                          "found about " + std::to_string(estimate.elements) + " elements, limit " +

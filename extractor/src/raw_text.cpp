@@ -153,16 +153,12 @@ std::size_t comment_end(std::string_view html, std::size_t at) noexcept {
     return npos;
 }
 
-struct StartTag {
-    std::size_t end = npos;     // index of its '>'; npos when the input ends inside it
-    bool json_ld = false;       // a type attribute of "application/ld+json"
-    bool self_closing = false;  // "/>"
-};
+}  // namespace
 
-// Reads the attributes of a start tag whose name ends at `at`, the way the
-// tokenizer does: quoted values may hold '>', unquoted ones end at space or '>'.
-StartTag read_start_tag(std::string_view html, std::size_t at, bool want_type) noexcept {
-    StartTag tag;
+// Reads the attributes of a tag the way the tokenizer does: quoted values may
+// hold '>', unquoted ones end at space or '>'.
+TagScan scan_tag(std::string_view html, std::size_t at, bool want_type) noexcept {
+    TagScan tag;
     const std::size_t n = html.size();
     while (at < n) {
         while (at < n && (is_space(html[at]) || html[at] == '/')) {
@@ -178,6 +174,7 @@ StartTag read_start_tag(std::string_view html, std::size_t at, bool want_type) n
         }
         // An attribute name: a leading '=' belongs to it.
         const std::size_t name_start = at;
+        ++tag.attributes;
         ++at;
         while (at < n && !is_space(html[at]) && html[at] != '/' && html[at] != '>' && html[at] != '=') {
             ++at;
@@ -231,6 +228,8 @@ StartTag read_start_tag(std::string_view html, std::size_t at, bool want_type) n
     }
     return tag;
 }
+
+namespace {
 
 // Raw text elements whose content is skipped (not cut): RAWTEXT and RCDATA.
 constexpr std::string_view kSkippedRawText[] = {"title", "textarea", "xmp", "iframe", "noembed", "noframes"};
@@ -303,7 +302,7 @@ std::vector<TextRange> discardable_raw_text(std::string_view html) {
             return name.size() == lowercase.size() && equals_lower(name, 0, lowercase);
         };
         const bool is_script = !closing && named("script");
-        const StartTag tag = read_start_tag(html, name_end, is_script);
+        const TagScan tag = scan_tag(html, name_end, is_script);
         if (tag.end == npos) {
             break;  // the input ends inside the tag
         }

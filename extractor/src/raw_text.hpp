@@ -41,6 +41,18 @@ struct TextRange {
 // document order.
 [[nodiscard]] std::vector<TextRange> discardable_raw_text(std::string_view html);
 
+// What the tokenizer reads of a tag whose name ends at `name_end`: where its
+// '>' is (npos when the input ends first), how many attributes it has,
+// whether it is self-closing, and whether a type attribute says JSON-LD.
+// Shared by the cut and the budget estimate (parse.cpp).
+struct TagScan {
+    std::size_t end = std::string_view::npos;
+    std::size_t attributes = 0;
+    bool self_closing = false;
+    bool json_ld = false;
+};
+[[nodiscard]] TagScan scan_tag(std::string_view html, std::size_t name_end, bool want_type) noexcept;
+
 // `html` with each of those ranges replaced by its marker. Returns `html`
 // itself when there are none; otherwise the result is built in `storage` and
 // points into it.

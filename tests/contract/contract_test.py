@@ -893,6 +893,10 @@ def case_main(binary, options_schema):
         r = http_request(port, "POST", "/extract", JSON, json_body(deep, None, {"max_depth": 10}))
         CONTRACT.check(r, "/extract", "POST", 422, "too_deep", label="max_depth=10, 16 nested divs")
         save("too_deep", r)
+        crowded = "<div" + "".join(f" a{i}=1" for i in range(600)) + ">x</div>"
+        r = http_request(port, "POST", "/extract", HTML, crowded)
+        CONTRACT.check(r, "/extract", "POST", 422, "too_many_attributes", label="600 attributes on one element")
+        save("too_many_attributes", r)
 
         REPORT.case("404, 405 with Allow, 431, 400 bad_request")
         r = http_request(port, "GET", "/nope")

@@ -140,6 +140,108 @@ TEST(HostileInput, InvalidUtf8IsRepairedNotFatal) {
     EXPECT_NE(article.text_content.find("Paragraph 9"), std::string::npos);
 }
 
+TEST(HostileInput, RefusesAMillionAttributesBeforeParsing) {
+    // gumbo checks each attribute against every earlier one of its element:
+    // a million would take it most of an hour.
+    std::string html = "<html><body><div";
+    for (int i = 0; i < 1000000; ++i) {
+        html += " a" + std::to_string(i) + "=1";
+    }
+    html += ">text</div></body></html>";
+    const auto start = Clock::now();
+    const Article article = extract(html);
+    EXPECT_LT(seconds_since(start), 2.0 * test::kTimeScale);
+    EXPECT_EQ(article.status, Status::budget_exceeded);
+    ASSERT_TRUE(article.error.has_value());
+    EXPECT_EQ(article.error->code, ErrorCode::too_many_attributes);
+    EXPECT_NE(article.error->message.find("1000000 attributes"), std::string::npos) << article.error->message;
+}
+
+TEST(HostileInput, ManyAttributesWithinTheBudgetStayFast) {
+    // The budget's worst case: element after element at the limit, filling the page.
+    std::string element = "<span";
+    for (std::size_t i = 0; i < ExtractOptions{}.max_attributes_per_element; ++i) {
+        element += " a" + std::to_string(i) + "=1";
+    }
+    element += ">x</span>";
+    std::string html = "<html><body><p>";
+    while (html.size() < 8U * 1024U * 1024U) {
+        html += element;
+    }
+    html += "</p></body></html>";
+    const auto start = Clock::now();
+    const Article article = extract(html);
+    const double elapsed = seconds_since(start);
+    EXPECT_LT(elapsed, 10.0 * test::kTimeScale) << elapsed << " s";
+    EXPECT_NE(article.status, Status::budget_exceeded);
+}
+
+TEST(HostileInput, AMillionTinyElementsEndWithAResult) {
+    std::string html = "<html><body>";
+    for (int i = 0; i < 1000000; ++i) {
+        html += "<b></b>";
+    }
+    html += "</body></html>";
+    const auto start = Clock::now();
+    const Article article = extract(html);
+    const double elapsed = seconds_since(start);
+    EXPECT_LT(elapsed, 10.0 * test::kTimeScale) << elapsed << " s";
+    EXPECT_EQ(article.status, Status::no_content);
+    EXPECT_FALSE(article.error.has_value());
+}
+
+TEST(HostileInput, ATableOfTenThousandRowsAndAHundredColumns) {
+    std::string html = "<html><body><table>";
+    for (int row = 0; row < 10000; ++row) {
+        html += "<tr>";
+        for (int column = 0; column < 100; ++column) {
+            html += "<td>x</td>";
+        }
+        html += "</tr>";
+    }
+    html += "</table></body></html>";
+    const auto start = Clock::now();
+    const Article article = extract(html);
+    const double elapsed = seconds_since(start);
+    EXPECT_LT(elapsed, 10.0 * test::kTimeScale) << elapsed << " s";
+    EXPECT_EQ(article.status, Status::ok);
+    EXPECT_GE(article.length, 1000000U);
+}
+
+TEST(HostileInput, AHundredMegabyteTextNodeIsRefusedAtOnceByDefault) {
+    const std::string html = "<html><body><p>" + std::string(100U << 20U, 'a') + "</p></body></html>";
+    const auto start = Clock::now();
+    const Article article = extract(html);
+    EXPECT_LT(seconds_since(start), 0.5 * test::kTimeScale);
+    ASSERT_TRUE(article.error.has_value());
+    EXPECT_EQ(article.error->code, ErrorCode::input_too_large);
+}
+
+TEST(HostileInput, LoneSurrogatesBecomeReplacementCharacters) {
+    // UTF-16 with unpaired high and low surrogates, then UTF-8 carrying
+    // encoded surrogates (CESU-style), which is not valid UTF-8.
+    std::string utf16 = "\xFF\xFE";  // little-endian BOM
+    const std::u16string text = u"<html><body><p>Before \xD800 middle \xDC00 after, with enough words to be a paragraph of text here.</p></body></html>";
+    for (const char16_t unit : text) {
+        utf16.push_back(static_cast<char>(unit & 0xFF));
+        utf16.push_back(static_cast<char>(unit >> 8));
+    }
+    ExtractOptions options;
+    options.char_threshold = 10;
+    const Article from_utf16 = extract(utf16, options);
+    EXPECT_EQ(from_utf16.status, Status::ok);
+    EXPECT_NE(from_utf16.text_content.find("Before \uFFFD middle \uFFFD after"), std::string::npos)
+        << from_utf16.text_content;
+    // Declared UTF-8 (undeclared, invalid UTF-8 goes to charset detection).
+    options.charset = "utf-8";
+    const Article from_cesu = extract(
+        "<html><body><p>One \xED\xA0\x80 two \xED\xB0\x80 three, and more words to make a paragraph.</p></body></html>",
+        options);
+    EXPECT_EQ(from_cesu.status, Status::ok);
+    EXPECT_EQ(from_cesu.text_content.find("\xED\xA0\x80"), std::string::npos) << "an encoded surrogate got through";
+    EXPECT_NE(from_cesu.text_content.find("\uFFFD"), std::string::npos);
+}
+
 TEST(HostileInput, RandomBytesNeverCrash) {
     std::mt19937 rng(12345);
     for (int round = 0; round < 200; ++round) {

@@ -188,6 +188,9 @@ void append_text_content(const Node* node, std::string& out);
 struct ParseLimits {
     std::size_t max_elements = 0;       // 0 = unlimited; checked on an estimate before parsing
     std::size_t max_nesting_depth = 0;  // 0 = unlimited; checked on an estimate before parsing
+    // 0 = unlimited; checked before parsing. gumbo compares each attribute
+    // with every earlier one of its element, so the cost is quadratic in it.
+    std::size_t max_attributes_per_element = 0;
 };
 
 // Where parse_html spent its time.
@@ -197,7 +200,8 @@ struct ParseTimings {
 };
 
 // Parses UTF-8 HTML (the caller decodes first) into a Document.
-// Errors: too_many_elements, too_deep (both before gumbo runs), parse_failed.
+// Errors: too_many_elements, too_deep, too_many_attributes (all before gumbo
+// runs), parse_failed.
 [[nodiscard]] Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits = {},
                                           ParseTimings* timings = nullptr);
 
@@ -206,6 +210,7 @@ struct ParseTimings {
 struct MarkupEstimate {
     std::size_t elements = 0;
     std::size_t max_depth = 0;
+    std::size_t max_attributes = 0;  // the most attributes on one tag
 };
 [[nodiscard]] MarkupEstimate estimate_markup(std::string_view html) noexcept;
 
