@@ -466,6 +466,32 @@ TEST(Pithd, ConnectionsOverTheLimitGet503) {
     EXPECT_TRUE(served);
 }
 
+TEST(Pithd, ThousandsOfIdleConnectionsDoNotStopTheService) {
+    START_PITHD(pithd, args_with({"--max-connections", "5000", "--idle-timeout-ms", "3000"}));
+    constexpr int kIdle = 3000;
+    std::vector<Connection> idle;
+    idle.reserve(kIdle);
+    for (int i = 0; i < kIdle; ++i) {
+        std::string error;
+        auto c = Connection::open(pithd.port(), &error);
+        ASSERT_TRUE(c) << "connection " << i << ": " << error;
+        idle.push_back(std::move(*c));
+    }
+    // Meanwhile others are served, extraction included.
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(http_request(pithd.port(), "GET", "/healthz").status, 200U);
+        EXPECT_EQ(http_request(pithd.port(), "POST", "/extract", kHtml, article_page(10)).status, 200U);
+    }
+    EXPECT_GE(scrape(pithd.port()).sum("pithd_connections_open"), kIdle);
+    // The idle timeout closes them all.
+    int closed = 0;
+    for (Connection& c : idle) {
+        closed += c.wait_closed(std::chrono::duration_cast<milliseconds>(20s * kTimeScale)) ? 1 : 0;
+    }
+    EXPECT_EQ(closed, kIdle);
+    EXPECT_LE(scrape(pithd.port()).sum("pithd_connections_open"), 1) << "only the scrape's own connection";
+}
+
 // ---- metrics ----
 
 TEST(Pithd, MetricsParseAsPrometheusTextAndCountersMove) {
