@@ -184,134 +184,134 @@ auto& read(Ref ref, const ServerConfig& config) {
     return ref(const_cast<ServerConfig&>(config));  // NOLINT: read-only use
 }
 
-Key size_key(KeyInfo info, SizeRef ref, std::uint64_t min, std::uint64_t max) {
+// A key whose raw value `parse`s into a Value, which `store` checks and sets.
+template <typename Value, typename Store, typename Show>
+Key make_key(KeyInfo info, Result<Value> (*parse)(const RawValue&, const Origin&), Store store, Show show) {
     return Key{info,
-               [ref, min, max](ServerConfig& c, const RawValue& raw, const Origin& origin) -> Result<bool> {
-                   auto value = parse_unsigned(raw, origin);
+               [parse, store](ServerConfig& c, const RawValue& raw, const Origin& origin) -> Result<bool> {
+                   Result<Value> value = parse(raw, origin);
                    if (!value) {
                        return std::move(value).error();
                    }
-                   if (*value < min || *value > max) {
-                       return invalid(origin, "must be " + std::to_string(min) + ".." + std::to_string(max) +
-                                                  ", got " + std::to_string(*value));
-                   }
-                   ref(c) = static_cast<std::size_t>(*value);
-                   return true;
+                   return store(c, std::move(value).value(), origin);
                },
-               [ref](const ServerConfig& c) { return std::to_string(read(ref, c)); }};
+               show};
+}
+
+Result<bool> within(const Origin& origin, std::uint64_t value, std::uint64_t min, std::uint64_t max,
+                    std::string_view unit) {
+    if (value < min || value > max) {
+        return invalid(origin, "must be " + std::to_string(min) + ".." + std::to_string(max) + std::string(unit) +
+                                   ", got " + std::to_string(value));
+    }
+    return true;
+}
+
+Key size_key(KeyInfo info, SizeRef ref, std::uint64_t min, std::uint64_t max) {
+    return make_key<std::uint64_t>(
+        info, parse_unsigned,
+        [ref, min, max](ServerConfig& c, std::uint64_t value, const Origin& origin) -> Result<bool> {
+            if (auto ok = within(origin, value, min, max, ""); !ok) {
+                return ok;
+            }
+            ref(c) = static_cast<std::size_t>(value);
+            return true;
+        },
+        [ref](const ServerConfig& c) { return std::to_string(read(ref, c)); });
 }
 
 Key millis_key(KeyInfo info, MillisRef ref, std::uint64_t min, std::uint64_t max) {
-    return Key{info,
-               [ref, min, max](ServerConfig& c, const RawValue& raw, const Origin& origin) -> Result<bool> {
-                   auto value = parse_unsigned(raw, origin);
-                   if (!value) {
-                       return std::move(value).error();
-                   }
-                   if (*value < min || *value > max) {
-                       return invalid(origin, "must be " + std::to_string(min) + ".." + std::to_string(max) +
-                                                  " milliseconds, got " + std::to_string(*value));
-                   }
-                   ref(c) = milliseconds(static_cast<milliseconds::rep>(*value));
-                   return true;
-               },
-               [ref](const ServerConfig& c) { return std::to_string(read(ref, c).count()); }};
+    return make_key<std::uint64_t>(
+        info, parse_unsigned,
+        [ref, min, max](ServerConfig& c, std::uint64_t value, const Origin& origin) -> Result<bool> {
+            if (auto ok = within(origin, value, min, max, " milliseconds"); !ok) {
+                return ok;
+            }
+            ref(c) = milliseconds(static_cast<milliseconds::rep>(value));
+            return true;
+        },
+        [ref](const ServerConfig& c) { return std::to_string(read(ref, c).count()); });
 }
 
 Key bool_key(KeyInfo info, BoolRef ref) {
-    return Key{info,
-               [ref](ServerConfig& c, const RawValue& raw, const Origin& origin) -> Result<bool> {
-                   auto value = parse_bool(raw, origin);
-                   if (!value) {
-                       return std::move(value).error();
-                   }
-                   ref(c) = *value;
-                   return true;
-               },
-               [ref](const ServerConfig& c) { return std::string(read(ref, c) ? "true" : "false"); }};
+    return make_key<bool>(
+        info, parse_bool,
+        [ref](ServerConfig& c, bool value, const Origin&) -> Result<bool> {
+            ref(c) = value;
+            return true;
+        },
+        [ref](const ServerConfig& c) { return std::string(read(ref, c) ? "true" : "false"); });
 }
 
 Key number_key(KeyInfo info, NumberRef ref, double min, double max) {
-    return Key{info,
-               [ref, min, max](ServerConfig& c, const RawValue& raw, const Origin& origin) -> Result<bool> {
-                   auto value = parse_number(raw, origin);
-                   if (!value) {
-                       return std::move(value).error();
-                   }
-                   if (*value < min || *value > max) {
-                       std::ostringstream what;
-                       what << "must be within [" << min << ", " << max << "], got " << *value;
-                       return invalid(origin, what.str());
-                   }
-                   ref(c) = *value;
-                   return true;
-               },
-               [ref](const ServerConfig& c) {
-                   std::ostringstream out;
-                   out << read(ref, c);
-                   std::string text = out.str();
-                   if (text.find_first_of(".e") == std::string::npos) {
-                       text += ".0";  // a TOML float, not an integer
-                   }
-                   return text;
-               }};
+    return make_key<double>(
+        info, parse_number,
+        [ref, min, max](ServerConfig& c, double value, const Origin& origin) -> Result<bool> {
+            if (value < min || value > max) {
+                std::ostringstream what;
+                what << "must be within [" << min << ", " << max << "], got " << value;
+                return invalid(origin, what.str());
+            }
+            ref(c) = value;
+            return true;
+        },
+        [ref](const ServerConfig& c) {
+            std::ostringstream out;
+            out << read(ref, c);
+            std::string text = out.str();
+            if (text.find_first_of(".e") == std::string::npos) {
+                text += ".0";  // a TOML float, not an integer
+            }
+            return text;
+        });
 }
 
 // `check` returns "" when the value is acceptable, else what is wrong with it.
 Key string_key(KeyInfo info, StringRef ref, std::string (*check)(const std::string&) = nullptr) {
-    return Key{info,
-               [ref, check](ServerConfig& c, const RawValue& raw, const Origin& origin) -> Result<bool> {
-                   auto value = parse_string(raw, origin);
-                   if (!value) {
-                       return std::move(value).error();
-                   }
-                   if (check != nullptr) {
-                       if (const std::string what = check(*value); !what.empty()) {
-                           return invalid(origin, what);
-                       }
-                   }
-                   ref(c) = std::move(*value);
-                   return true;
-               },
-               [ref, secret = info.secret](const ServerConfig& c) {
-                   const std::string& value = read(ref, c);
-                   return secret && !value.empty() ? std::string("\"***\"") : toml_string(value);
-               }};
+    return make_key<std::string>(
+        info, parse_string,
+        [ref, check](ServerConfig& c, std::string value, const Origin& origin) -> Result<bool> {
+            if (check != nullptr) {
+                if (const std::string what = check(value); !what.empty()) {
+                    return invalid(origin, what);
+                }
+            }
+            ref(c) = std::move(value);
+            return true;
+        },
+        [ref, secret = info.secret](const ServerConfig& c) {
+            const std::string& value = read(ref, c);
+            return secret && !value.empty() ? std::string("\"***\"") : toml_string(value);
+        });
 }
 
 Key list_key(KeyInfo info, ListRef ref) {
-    return Key{info,
-               [ref](ServerConfig& c, const RawValue& raw, const Origin& origin) -> Result<bool> {
-                   auto value = parse_list(raw, origin);
-                   if (!value) {
-                       return std::move(value).error();
-                   }
-                   ref(c) = std::move(*value);
-                   return true;
-               },
-               [ref](const ServerConfig& c) {
-                   std::string out = "[";
-                   for (const std::string& item : read(ref, c)) {
-                       out += (out.size() > 1 ? ", " : "") + toml_string(item);
-                   }
-                   return out + "]";
-               }};
+    return make_key<std::vector<std::string>>(
+        info, parse_list,
+        [ref](ServerConfig& c, std::vector<std::string> value, const Origin&) -> Result<bool> {
+            ref(c) = std::move(value);
+            return true;
+        },
+        [ref](const ServerConfig& c) {
+            std::string out = "[";
+            for (const std::string& item : read(ref, c)) {
+                out += (out.size() > 1 ? ", " : "") + toml_string(item);
+            }
+            return out + "]";
+        });
 }
 
 // A pass flag of ExtractOptions::flags as a boolean key.
 Key pass_flag_key(KeyInfo info, extract::PassFlags flag) {
-    return Key{info,
-               [flag](ServerConfig& c, const RawValue& raw, const Origin& origin) -> Result<bool> {
-                   auto value = parse_bool(raw, origin);
-                   if (!value) {
-                       return std::move(value).error();
-                   }
-                   c.extract.flags = *value ? (c.extract.flags | flag) : extract::without(c.extract.flags, flag);
-                   return true;
-               },
-               [flag](const ServerConfig& c) {
-                   return std::string(extract::has(c.extract.flags, flag) ? "true" : "false");
-               }};
+    return make_key<bool>(
+        info, parse_bool,
+        [flag](ServerConfig& c, bool on, const Origin&) -> Result<bool> {
+            c.extract.flags = on ? (c.extract.flags | flag) : extract::without(c.extract.flags, flag);
+            return true;
+        },
+        [flag](const ServerConfig& c) {
+            return std::string(extract::has(c.extract.flags, flag) ? "true" : "false");
+        });
 }
 
 std::string check_listen(const std::string& value) {
@@ -410,25 +410,19 @@ const std::vector<Key>& key_table() {
         t.push_back(string_key({"log.level", "PITH_LOG_LEVEL", "--log-level", "string",
                                 "trace, debug, info, warn, error, critical or off"},
                                [](ServerConfig& c) -> std::string& { return c.log.level; }, check_log_level));
-        t.push_back(Key{{"log.format", "PITH_LOG_FORMAT", "--log-format", "string",
-                         "text, or json for one JSON object per line"},
-                        [](ServerConfig& c, const RawValue& raw, const Origin& origin) -> Result<bool> {
-                            auto value = parse_string(raw, origin);
-                            if (!value) {
-                                return std::move(value).error();
-                            }
-                            if (*value == "text") {
-                                c.log.format = LogFormat::text;
-                            } else if (*value == "json") {
-                                c.log.format = LogFormat::json;
-                            } else {
-                                return invalid(origin, "must be text or json, got \"" + *value + "\"");
-                            }
-                            return true;
-                        },
-                        [](const ServerConfig& c) {
-                            return std::string(c.log.format == LogFormat::json ? "\"json\"" : "\"text\"");
-                        }});
+        t.push_back(make_key<std::string>(
+            {"log.format", "PITH_LOG_FORMAT", "--log-format", "string", "text, or json for one JSON object per line"},
+            parse_string,
+            [](ServerConfig& c, const std::string& value, const Origin& origin) -> Result<bool> {
+                if (value != "text" && value != "json") {
+                    return invalid(origin, "must be text or json, got \"" + value + "\"");
+                }
+                c.log.format = value == "json" ? LogFormat::json : LogFormat::text;
+                return true;
+            },
+            [](const ServerConfig& c) {
+                return std::string(c.log.format == LogFormat::json ? "\"json\"" : "\"text\"");
+            }));
         t.push_back(bool_key({"log.access_log", "PITH_LOG_ACCESS_LOG", "--log-access-log", "boolean",
                               "one line per request: method, path, status, bytes, duration, request id, "
                               "extraction status"},
@@ -733,6 +727,8 @@ Result<Loaded> load(const Sources& sources) {
             step = no_value(Action::check_config);
         } else if (arg == "--print-error-codes") {
             step = no_value(Action::print_error_codes);
+        } else if (arg == "--print-metrics-table") {
+            step = no_value(Action::print_metrics_table);
         } else if (arg == "--config") {
             if (inline_value) {
                 loaded.config_file = *inline_value;
@@ -819,6 +815,7 @@ std::string help_text() {
         "  --print-config         print the effective settings as TOML and exit\n"
         "  --print-config-table   print the settings table (Markdown) and exit\n"
         "  --print-error-codes    print every API error code with its HTTP status (JSON) and exit\n"
+        "  --print-metrics-table  print the table of exported metrics (Markdown) and exit\n"
         "  --version              print the version and exit\n"
         "  -h, --help             show this help\n"
         "\n"

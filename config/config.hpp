@@ -118,7 +118,7 @@ struct Sources {
 [[nodiscard]] std::map<std::string, std::string> pith_environment();
 
 // What the command line asked for besides settings.
-enum class Action { run, help, version, print_config, print_config_table, check_config, print_error_codes };
+enum class Action { run, help, version, print_config, print_config_table, check_config, print_error_codes, print_metrics_table };
 
 struct Loaded {
     ServerConfig config;

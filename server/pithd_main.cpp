@@ -11,6 +11,7 @@
 #include "api.hpp"
 #include "http_server.hpp"
 #include "logging.hpp"
+#include "metric_names.hpp"
 
 int main(int argc, char** argv) {
     using namespace pith;
@@ -42,6 +43,19 @@ int main(int argc, char** argv) {
                    "\":" + std::to_string(server::http_status(code));
         }
         std::puts((out + "}").c_str());
+        return 0;
+    }
+    case config::Action::print_metrics_table: {
+        std::string out = "| metric | type | labels | meaning |\n|---|---|---|---|\n";
+        for (const server::MetricInfo& m : server::kMetrics) {
+            std::string labels(m.labels);
+            for (std::size_t pos = 0; (pos = labels.find(',', pos)) != std::string::npos; pos += 2) {
+                labels.replace(pos, 1, ", ");
+            }
+            out += "| `" + std::string(m.name) + "` | " + std::string(m.type) + " | " +
+                   (labels.empty() ? std::string("-") : labels) + " | " + std::string(m.help) + " |\n";
+        }
+        std::fputs(out.c_str(), stdout);
         return 0;
     }
     case config::Action::run: break;

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "pith/decode.hpp"
+#include "corpus.hpp"
 #include "pith/dom.hpp"
 
 #ifndef PITH_SOURCE_DIR
@@ -92,37 +93,8 @@ constexpr std::string_view kReaderableKey = "readerable";
 
 // ---- corpus lookup -------------------------------------------------------
 
-struct CorpusLookup {
-    std::optional<fs::path> dir;
-    std::vector<std::string> tried;
-};
-
-CorpusLookup find_corpus_subdir(std::string_view subdir) {
-    std::vector<fs::path> roots;
-    if (const char* env = std::getenv("PITH_CORPUS"); env != nullptr && *env != '\0') {
-        roots.emplace_back(env);
-    }
-    std::error_code ec;
-    const fs::path cwd = fs::current_path(ec);
-    if (!ec) {
-        roots.push_back(cwd / ".." / "shared" / "corpus");
-    }
-    roots.push_back(fs::path(PITH_SOURCE_DIR) / ".." / "shared" / "corpus");
-
-    CorpusLookup lookup;
-    for (const fs::path& root : roots) {
-        const fs::path candidate = root / subdir;
-        lookup.tried.push_back(candidate.string());
-        if (fs::is_directory(candidate, ec)) {
-            lookup.dir = fs::weakly_canonical(candidate, ec);
-            if (ec) {
-                lookup.dir = candidate;
-            }
-            return lookup;
-        }
-    }
-    return lookup;
-}
+using pith::test::CorpusLookup;
+using pith::test::find_corpus_subdir;
 
 std::optional<std::string> read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
