@@ -4,8 +4,9 @@
 In one run, on the same corpus pages:
   1. `pith extract --jobs N` over all the pages: the CLI's docs/s (best of --repeat);
   2. pithd (N workers, one I/O thread) driven by wrk (bench/load/extract.lua, POST
-     /extract with each page as raw HTML) at saturation: docs/s, p50/p90/p99 latency;
-     the server must reach at least 90% of the CLI's docs/s;
+     /extract with each page as raw HTML) at saturation, 4 connections per worker:
+     docs/s, p50/p90/p99 latency (best of --repeat, as the CLI); the server must
+     reach at least 90% of the CLI's docs/s;
   3. overload: twice the saturating concurrency, then a flood of twice what the
      workers and the queue can hold. Every answer must be 200 or 503, no request may
      hang or fail at the socket, and pithd's resident memory must stay bounded.
@@ -141,11 +142,12 @@ class Pithd:
             return None
 
 
-def run_wrk(port, pages_file, connections, seconds, pithd=None):
-    """One wrk run; returns its JSON summary plus RSS samples taken meanwhile."""
+def run_wrk(port, pages_file, connections, seconds, pithd=None, count_statuses=False):
+    """One wrk run; returns its JSON summary plus RSS samples taken meanwhile.
+    count_statuses tells 503 from other non-2xx answers, at some cost to wrk."""
     command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "30s", "-s", str(LUA),
                f"http://127.0.0.1:{port}"]
-    env = dict(os.environ, PITH_LOAD_PAGES=str(pages_file))
+    env = dict(os.environ, PITH_LOAD_PAGES=str(pages_file), PITH_LOAD_STATUSES="1" if count_statuses else "0")
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     rss = []
     while process.poll() is None:
@@ -170,7 +172,7 @@ def describe(name, s):
     errors = {k: v for k, v in s["errors"].items() if v and k != "status"}
     rss = s["rss_mb"]
     rss_text = f", RSS {min(rss):.0f}-{max(rss):.0f} MB" if rss else ""
-    print(f"  {name:<26} c={s['connections']:<4} {s['docs_per_s']:8.1f} docs/s (200s)  "
+    print(f"  {name:<28} c={s['connections']:<4} {s['docs_per_s']:8.1f} docs/s (200s)  "
           f"p50 {s['p50_us'] / 1000:7.1f} ms  p90 {s['p90_us'] / 1000:7.1f} ms  p99 {s['p99_us'] / 1000:7.1f} ms"
           f"  [{statuses}]{' socket errors ' + str(errors) if errors else ''}{rss_text}")
 
@@ -221,18 +223,20 @@ def main():
         rss_idle = pithd.rss_mb()
         run_wrk(pithd.port, pages_file, args.workers, min(3, args.duration))  # warm-up
         print("\npithd (wrk, POST /extract, raw HTML):")
-        saturated = run_wrk(pithd.port, pages_file, 2 * args.workers, args.duration, pithd)
-        describe("saturation", saturated)
+        saturating = 4 * args.workers
+        runs = [run_wrk(pithd.port, pages_file, saturating, args.duration, pithd) for _ in range(args.repeat)]
+        saturated = max(runs, key=lambda r: r["docs_per_s"])
+        describe(f"saturation (best of {args.repeat})", saturated)
         ratio = saturated["docs_per_s"] / cli_docs
         print(f"  server / CLI throughput: {ratio:.3f} (acceptance >= {MIN_SERVER_OVER_CLI})")
         checks.append(("server reaches 90% of the CLI", ratio >= MIN_SERVER_OVER_CLI or args.smoke))
 
-        double = run_wrk(pithd.port, pages_file, 4 * args.workers, args.duration, pithd)
+        double = run_wrk(pithd.port, pages_file, 2 * saturating, args.duration, pithd, count_statuses=True)
         describe("2x saturating concurrency", double)
         flood_connections = 2 * (args.workers + args.queue_capacity)
-        flood = run_wrk(pithd.port, pages_file, flood_connections, args.duration, pithd)
+        flood = run_wrk(pithd.port, pages_file, flood_connections, args.duration, pithd, count_statuses=True)
         describe("flood (2x workers+queue)", flood)
-        for name, s in (("saturation", saturated), ("2x", double), ("flood", flood)):
+        for name, s in [(f"saturation run {i + 1}", r) for i, r in enumerate(runs)] + [("2x", double), ("flood", flood)]:
             other = {k: v for k, v in s["statuses"].items() if k not in ("200", "503")}
             socket_errors = sum(v for k, v in s["errors"].items() if k != "status")
             checks.append((f"{name}: every answer is 200 or 503 ({other or 'yes'})", not other))
