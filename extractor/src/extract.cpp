@@ -2,9 +2,10 @@
 // matters:
 //  1. budget on input bytes, before any work;
 //  2. decode to UTF-8 (BOM, caller charset, <meta> prescan, detection);
-//  3. script and style text cut (raw_text.hpp: the pipeline deletes those
-//     elements, and their text is 40% of the bytes gumbo would tokenize), then
-//     parse, with the element and nesting budgets checked before gumbo runs;
+//  3. one scan of the tags (raw_text.hpp) finds the script and style text to
+//     cut (the pipeline deletes those elements, and their text is 40% of the
+//     bytes gumbo would tokenize) and estimates the budgets, which are checked
+//     before gumbo runs; then the parse;
 //  4. the readerable preflight, on the untouched document;
 //  5. noscript images unwrapped, then JSON-LD read (it lives in <script>s),
 //     then scripts removed and the document prepared, then <meta> metadata;
@@ -132,8 +133,9 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     }
 
     stage_start = Clock::now();
+    const dom::MarkupScan scan = dom::scan_markup(decoded.utf8);
     std::string pruned_storage;  // stays empty when there is nothing to cut
-    const std::string_view markup = dom::without_discardable_raw_text(decoded.utf8, pruned_storage);
+    const std::string_view markup = dom::without_ranges(decoded.utf8, scan.discardable, pruned_storage);
     article.timings.prune_us = micros_since(stage_start);
 
     dom::ParseTimings parse_timings;
@@ -141,7 +143,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         dom::parse_html(markup,
                         dom::ParseLimits{options.max_elements, options.max_nesting_depth,
                                          options.max_attributes_per_element},
-                        &parse_timings);
+                        &parse_timings, &scan.estimate);
     article.timings.parse_us = parse_timings.gumbo_us;
     article.timings.dom_build_us = parse_timings.dom_build_us;
     if (!parsed.ok()) {
@@ -280,10 +282,12 @@ bool is_probably_readable(std::string_view html_bytes, std::string_view declared
     try {
         const decode::DecodedText decoded = decode::to_utf8(html_bytes, declared_charset);
         std::string pruned_storage;
-        const std::string_view markup = dom::without_discardable_raw_text(decoded.utf8, pruned_storage);
+        const dom::MarkupScan scan = dom::scan_markup(decoded.utf8);
+        const std::string_view markup = dom::without_ranges(decoded.utf8, scan.discardable, pruned_storage);
         const ExtractOptions defaults;
         Result<dom::Document> parsed = dom::parse_html(
-            markup, dom::ParseLimits{0, defaults.max_nesting_depth, defaults.max_attributes_per_element});
+            markup, dom::ParseLimits{0, defaults.max_nesting_depth, defaults.max_attributes_per_element}, nullptr,
+            &scan.estimate);
         return parsed.ok() && is_probably_readable(parsed.value(), options);
     } catch (const std::exception&) {
         return false;

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "pith/dom.hpp"
-#include "raw_text.hpp"
 
 namespace pith::dom {
 
@@ -117,125 +116,17 @@ const GumboVector* children_of(const GumboNode* g) {
     return nullptr;
 }
 
-bool is_ascii_alpha(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-char lower(char c) {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-// Elements that never hold children, or whose end tag the parser infers from
-// the next sibling: neither makes the tree deeper.
-bool adds_no_depth(std::string_view name) {
-    static constexpr std::array<std::string_view, 33> kNames = {
-        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-        "source", "track", "wbr", "keygen", "basefont", "bgsound", "frame", "p", "li", "dt",
-        "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot", "colgroup",
-        "rt", "rp"};
-    for (std::string_view n : kNames) {
-        if (n == name) {
-            return true;
-        }
-    }
-    return name == "html" || name == "head" || name == "body" || name == "caption";
-}
-
-// Finds the case-insensitive end tag "</name" from `pos`; returns its index or npos.
-std::size_t find_end_tag(std::string_view html, std::size_t pos, std::string_view name) {
-    while (true) {
-        pos = html.find("</", pos);
-        if (pos == std::string_view::npos || pos + 2 + name.size() > html.size()) {
-            return std::string_view::npos;
-        }
-        bool match = true;
-        for (std::size_t i = 0; i < name.size(); ++i) {
-            if (lower(html[pos + 2 + i]) != name[i]) {
-                match = false;
-                break;
-            }
-        }
-        if (match) {
-            return pos;
-        }
-        pos += 2;
-    }
-}
-
 }  // namespace
 
-MarkupEstimate estimate_markup(std::string_view html) noexcept {
-    MarkupEstimate estimate;
-    std::size_t depth = 0;
-    std::size_t pos = 0;
-    char name_buf[16];
-    while ((pos = html.find('<', pos)) != std::string_view::npos) {
-        ++pos;
-        if (pos >= html.size()) {
-            break;
-        }
-        if (html.compare(pos, 3, "!--") == 0) {
-            const std::size_t end = html.find("-->", pos + 3);
-            if (end == std::string_view::npos) {
-                break;
-            }
-            pos = end + 3;
-            continue;
-        }
-        const bool closing = html[pos] == '/';
-        const std::size_t name_start = pos + static_cast<std::size_t>(closing);
-        if (name_start >= html.size() || !is_ascii_alpha(html[name_start])) {
-            continue;
-        }
-        std::size_t name_end = name_start;
-        std::size_t len = 0;
-        while (name_end < html.size() && html[name_end] != '>' && html[name_end] != '/' &&
-               html[name_end] != ' ' && html[name_end] != '\t' && html[name_end] != '\n' &&
-               html[name_end] != '\r' && html[name_end] != '\f') {
-            if (len < sizeof(name_buf)) {
-                name_buf[len++] = lower(html[name_end]);
-            }
-            ++name_end;
-        }
-        const std::string_view name(name_buf, name_end - name_start <= sizeof(name_buf) ? len : 0);
-        const TagScan tag = scan_tag(html, name_end, false);
-        if (tag.end == std::string_view::npos) {
-            break;  // the input ends inside the tag
-        }
-        pos = tag.end + 1;
-        estimate.max_attributes = std::max(estimate.max_attributes, tag.attributes);
-        if (closing) {
-            if (!adds_no_depth(name) && depth > 0) {
-                --depth;
-            }
-            continue;
-        }
-        ++estimate.elements;
-        if (!tag.self_closing && !adds_no_depth(name)) {
-            ++depth;
-            estimate.max_depth = std::max(estimate.max_depth, depth);
-        }
-        // Raw text elements hold no markup: jump to their end tag.
-        if (name == "script" || name == "style" || name == "textarea" || name == "title" ||
-            name == "xmp" || name == "noembed" || name == "noframes") {
-            const std::size_t end = find_end_tag(html, pos, name);
-            if (end == std::string_view::npos) {
-                break;
-            }
-            pos = end;
-        }
-    }
-    return estimate;
-}
-
-Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits, ParseTimings* timings) {
+Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits, ParseTimings* timings,
+                            const MarkupEstimate* known_estimate) {
     using Clock = std::chrono::steady_clock;
     const auto micros_since = [](Clock::time_point from) {
         return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - from).count();
     };
     const Clock::time_point start = Clock::now();
     if (limits.max_elements > 0 || limits.max_nesting_depth > 0 || limits.max_attributes_per_element > 0) {
-        const MarkupEstimate estimate = estimate_markup(utf8);
+        const MarkupEstimate estimate = known_estimate != nullptr ? *known_estimate : estimate_markup(utf8);
         if (limits.max_attributes_per_element > 0 && estimate.max_attributes > limits.max_attributes_per_element) {
             return Error{ErrorCode::too_many_attributes,
                          "an element has " + std::to_string(estimate.max_attributes) + " attributes, limit " +

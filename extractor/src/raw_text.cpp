@@ -4,6 +4,7 @@
 // would change the document.
 #include "raw_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -234,10 +235,24 @@ namespace {
 // Raw text elements whose content is skipped (not cut): RAWTEXT and RCDATA.
 constexpr std::string_view kSkippedRawText[] = {"title", "textarea", "xmp", "iframe", "noembed", "noframes"};
 
-}  // namespace
+// Elements that never hold children, or whose end tag the parser infers from
+// the next sibling: neither makes the tree deeper (for the depth estimate).
+constexpr std::string_view kAddNoDepth[] = {
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr", "keygen", "basefont", "bgsound", "frame", "p", "li", "dt", "dd", "option", "optgroup",
+    "tr", "td", "th", "thead", "tbody", "tfoot", "colgroup", "rt", "rp", "html", "head", "body", "caption"};
 
-std::vector<TextRange> discardable_raw_text(std::string_view html) {
-    std::vector<TextRange> ranges;
+// The one scan: tags read as the tokenizer reads them, the estimate counted,
+// and, when `ranges` is given, the discardable raw text collected. No
+// allocation without `ranges`.
+MarkupEstimate scan(std::string_view html, std::vector<TextRange>* ranges) noexcept {
+    MarkupEstimate estimate;
+    std::size_t depth = 0;
+    const auto cut = [&](std::size_t begin, std::size_t end) {
+        if (ranges != nullptr) {
+            ranges->push_back({begin, end});
+        }
+    };
     const std::size_t n = html.size();
     std::size_t at = 0;
     // Open <svg> and <math> elements, roughly: inside them a self-closing
@@ -307,6 +322,16 @@ std::vector<TextRange> discardable_raw_text(std::string_view html) {
             break;  // the input ends inside the tag
         }
         at = tag.end + 1;
+        estimate.max_attributes = std::max(estimate.max_attributes, tag.attributes);
+        const bool adds_depth = std::none_of(std::begin(kAddNoDepth), std::end(kAddNoDepth), named);
+        if (closing) {
+            depth -= adds_depth && depth > 0 ? 1 : 0;
+        } else {
+            ++estimate.elements;
+            if (adds_depth && !tag.self_closing) {
+                estimate.max_depth = std::max(estimate.max_depth, ++depth);
+            }
+        }
         if (named("svg") || named("math")) {
             if (closing && foreign_depth > 0) {
                 --foreign_depth;
@@ -321,7 +346,7 @@ std::vector<TextRange> discardable_raw_text(std::string_view html) {
         if (is_script) {
             const std::size_t end = script_end(html, at);
             if (!tag.json_ld && end != at) {
-                ranges.push_back({at, end == npos ? n : end});
+                cut(at, end == npos ? n : end);
             }
             if (end == npos) {
                 break;
@@ -330,7 +355,7 @@ std::vector<TextRange> discardable_raw_text(std::string_view html) {
         } else if (named("style")) {
             const std::size_t end = rawtext_end(html, at, "style");
             if (end != at) {
-                ranges.push_back({at, end == npos ? n : end});
+                cut(at, end == npos ? n : end);
             }
             if (end == npos) {
                 break;
@@ -348,11 +373,26 @@ std::vector<TextRange> discardable_raw_text(std::string_view html) {
             }
         }
     }
-    return ranges;
+    return estimate;
+}
+
+}  // namespace
+
+MarkupScan scan_markup(std::string_view html) {
+    MarkupScan result;
+    result.estimate = scan(html, &result.discardable);
+    return result;
+}
+
+MarkupEstimate estimate_markup(std::string_view html) noexcept {
+    return scan(html, nullptr);
 }
 
 std::string_view without_discardable_raw_text(std::string_view html, std::string& storage) {
-    const std::vector<TextRange> ranges = discardable_raw_text(html);
+    return without_ranges(html, scan_markup(html).discardable, storage);
+}
+
+std::string_view without_ranges(std::string_view html, const std::vector<TextRange>& ranges, std::string& storage) {
     if (ranges.empty()) {
         return html;
     }

@@ -1,4 +1,6 @@
-// Cutting the text of elements the pipeline deletes before the parser sees it.
+// Cutting the text of elements the pipeline deletes before the parser sees it,
+// and the budget estimate (elements, nesting, attributes) from the same scan:
+// the page's tags are read once, by one reader that follows the tokenizer.
 //
 // A page's <script> and <style> contents are about 40% of its bytes in our
 // corpora (measured over both, 99.7 MB), and gumbo tokenizes them one
@@ -28,9 +30,9 @@
 #include <string_view>
 #include <vector>
 
-namespace pith::dom {
+#include "pith/dom.hpp"
 
-struct Node;
+namespace pith::dom {
 
 struct TextRange {
     std::size_t begin = 0;  // first byte of the element's text
@@ -38,8 +40,12 @@ struct TextRange {
 };
 
 // The text of every <script> (but JSON-LD) and <style> element in `html`, in
-// document order.
-[[nodiscard]] std::vector<TextRange> discardable_raw_text(std::string_view html);
+// document order, and the markup estimate of estimate_markup(), in one scan.
+struct MarkupScan {
+    std::vector<TextRange> discardable;
+    MarkupEstimate estimate;
+};
+[[nodiscard]] MarkupScan scan_markup(std::string_view html);
 
 // What the tokenizer reads of a tag whose name ends at `name_end`: where its
 // '>' is (npos when the input ends first), how many attributes it has,
@@ -53,9 +59,12 @@ struct TagScan {
 };
 [[nodiscard]] TagScan scan_tag(std::string_view html, std::size_t name_end, bool want_type) noexcept;
 
-// `html` with each of those ranges replaced by its marker. Returns `html`
-// itself when there are none; otherwise the result is built in `storage` and
-// points into it.
+// `html` with each of `ranges` (from scan_markup) replaced by its marker.
+// Returns `html` itself when there are none; otherwise the result is built in
+// `storage` and points into it.
+[[nodiscard]] std::string_view without_ranges(std::string_view html, const std::vector<TextRange>& ranges,
+                                              std::string& storage);
+// Both steps: scan_markup, then without_ranges.
 [[nodiscard]] std::string_view without_discardable_raw_text(std::string_view html, std::string& storage);
 
 // What a marker says of the text it replaced, in UTF-16 units: its length, and

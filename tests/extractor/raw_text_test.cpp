@@ -12,7 +12,7 @@ namespace {
 // The cut text of each range, for readable expectations.
 std::vector<std::string> cut_texts(std::string_view html) {
     std::vector<std::string> out;
-    for (const TextRange& r : discardable_raw_text(html)) {
+    for (const TextRange& r : scan_markup(html).discardable) {
         out.emplace_back(html.substr(r.begin, r.end - r.begin));
     }
     return out;

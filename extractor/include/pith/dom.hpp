@@ -199,14 +199,19 @@ struct ParseTimings {
     std::int64_t dom_build_us = 0;  // copying gumbo's tree into pith's nodes
 };
 
+struct MarkupEstimate;
+
 // Parses UTF-8 HTML (the caller decodes first) into a Document.
 // Errors: too_many_elements, too_deep, too_many_attributes (all before gumbo
-// runs), parse_failed.
+// runs), parse_failed. `known_estimate`, when the caller has one for the same
+// tags, spares the scan the budgets need.
 [[nodiscard]] Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits = {},
-                                          ParseTimings* timings = nullptr);
+                                          ParseTimings* timings = nullptr,
+                                          const MarkupEstimate* known_estimate = nullptr);
 
-// Cheap pre-parse estimates used by the budgets: start tags seen, and the deepest
-// nesting of elements whose end tag is required. Linear, no allocation.
+// Cheap pre-parse estimates used by the budgets: start tags seen, the deepest
+// nesting of elements whose end tag is required, the most attributes on one
+// tag. Linear, no allocation (raw_text.cpp reads the tags).
 struct MarkupEstimate {
     std::size_t elements = 0;
     std::size_t max_depth = 0;
