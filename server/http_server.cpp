@@ -107,6 +107,9 @@ private:
     void on_read_header(error_code ec, std::size_t bytes);
     void do_read_body();
     void on_read_body(error_code ec, std::size_t bytes);
+    // Ends the request on a read error of `part` ("request", "request body");
+    // false when there was none.
+    bool end_on_read_error(const error_code& ec, std::string_view part);
     void dispatch_request();
     void on_reply(std::uint64_t sequence, HttpResponse response);
     void on_deadline(std::uint64_t sequence, error_code ec);
@@ -256,43 +259,39 @@ void Session::do_read_header() {
     head_ = HttpRequest{};
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(limits_.max_header_bytes));
-    parser_->body_limit(limits_.max_body_bytes);
+    // No body limit while the header is read: Service::check_head answers an
+    // oversized Content-Length, with the request's own id and method.
+    parser_->body_limit(boost::none);
     stream_.expires_after(limits_.read_timeout);
     http::async_read_header(stream_, buffer_, *parser_,
                             beast::bind_front_handler(&Session::on_read_header, shared_from_this()));
 }
 
-void Session::on_read_header(error_code ec, std::size_t bytes) {
-    request_bytes_ += bytes;
+bool Session::end_on_read_error(const error_code& ec, std::string_view part) {
+    if (!ec) {
+        return false;
+    }
+    keep_alive_ = false;
     if (ec == http::error::header_limit) {
         service_.metrics().record_budget(Budget::header_bytes);
-        keep_alive_ = false;
         answer_error(ErrorCode::header_too_large,
                      "request header over " + std::to_string(limits_.max_header_bytes) + " bytes");
-        return;
-    }
-    if (ec == http::error::body_limit) {  // Content-Length alone says it is too large
-        // The header is complete: answer with the client's request id and, for
-        // HEAD, without a body.
-        head_.method = std::string(parser_->get().method_string());
-        head_.target = std::string(parser_->get().target());
-        head_.request_id = request_id_for(parser_->get()["X-Request-Id"]);
+    } else if (ec == http::error::body_limit) {  // a chunked or unframed body grew past it
         service_.metrics().record_budget(Budget::body_bytes);
-        keep_alive_ = false;
-        const auto length = parser_->content_length();
         answer_error(ErrorCode::body_too_large,
-                     "body is " + (length ? std::to_string(*length) : std::string("over the limit")) + " bytes, limit " +
-                         std::to_string(limits_.max_body_bytes));
-        return;
+                     "body over the limit of " + std::to_string(limits_.max_body_bytes) + " bytes");
+    } else if (is_quiet(ec) || !is_parse_error(ec)) {
+        fail(ec, "reading a " + std::string(part));
+        do_close();
+    } else {
+        answer_error(ErrorCode::bad_request, "malformed HTTP " + std::string(part) + ": " + ec.message());
     }
-    if (ec) {
-        if (is_quiet(ec) || !is_parse_error(ec)) {
-            fail(ec, "reading a request header");
-            do_close();
-            return;
-        }
-        keep_alive_ = false;
-        answer_error(ErrorCode::bad_request, "malformed HTTP request: " + ec.message());
+    return true;
+}
+
+void Session::on_read_header(error_code ec, std::size_t bytes) {
+    request_bytes_ += bytes;
+    if (end_on_read_error(ec, "request")) {
         return;
     }
     const auto& message = parser_->get();
@@ -312,6 +311,7 @@ void Session::on_read_header(error_code ec, std::size_t bytes) {
         do_write(std::move(*refusal), !request_read_);
         return;
     }
+    parser_->body_limit(limits_.max_body_bytes);  // before any body octet is parsed
     if (beast::iequals(message[http::field::expect], "100-continue")) {
         static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
         net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
@@ -334,21 +334,7 @@ void Session::do_read_body() {
 
 void Session::on_read_body(error_code ec, std::size_t bytes) {
     request_bytes_ += bytes;
-    if (ec == http::error::body_limit) {
-        service_.metrics().record_budget(Budget::body_bytes);
-        keep_alive_ = false;
-        answer_error(ErrorCode::body_too_large,
-                     "body over the limit of " + std::to_string(limits_.max_body_bytes) + " bytes");
-        return;
-    }
-    if (ec) {
-        if (is_quiet(ec) || !is_parse_error(ec)) {
-            fail(ec, "reading a request body");
-            do_close();
-            return;
-        }
-        keep_alive_ = false;
-        answer_error(ErrorCode::bad_request, "malformed HTTP request body: " + ec.message());
+    if (end_on_read_error(ec, "request body")) {
         return;
     }
     request_read_ = true;

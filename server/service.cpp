@@ -116,6 +116,13 @@ std::optional<HttpResponse> Service::check_head(const HttpRequest& head) const {
     const auto refuse = [&](ErrorCode code, std::string message) {
         return error_response(Error{code, std::move(message)}, head.request_id);
     };
+    // The body limit holds on every path, before anything else is decided.
+    if (head.content_length && *head.content_length > config_.limits.max_body_bytes) {
+        metrics_.record_budget(Budget::body_bytes);
+        return refuse(ErrorCode::body_too_large, "body is " + std::to_string(*head.content_length) +
+                                                     " bytes, limit " +
+                                                     std::to_string(config_.limits.max_body_bytes));
+    }
     if (route == Route::other) {
         return refuse(ErrorCode::not_found, "no endpoint " + std::string(path_of(head.target)));
     }
@@ -142,12 +149,6 @@ std::optional<HttpResponse> Service::check_head(const HttpRequest& head) const {
     }
     if (draining()) {
         return refuse(ErrorCode::draining, "the server is shutting down");
-    }
-    if (head.content_length && *head.content_length > config_.limits.max_body_bytes) {
-        metrics_.record_budget(Budget::body_bytes);
-        return refuse(ErrorCode::body_too_large, "body is " + std::to_string(*head.content_length) +
-                                                     " bytes, limit " +
-                                                     std::to_string(config_.limits.max_body_bytes));
     }
     if (pool_.depth() >= pool_.capacity()) {
         // Refused before the body is read: under overload, reading bodies only

@@ -73,8 +73,8 @@ public:
     Service(const config::ServerConfig& config, Metrics& metrics, WorkerPool& pool, Fetcher* fetcher);
 
     // The answer to send instead of reading the body, when the head alone
-    // decides it: unknown route, wrong method, missing token, body too large,
-    // unsupported media type, draining.
+    // decides it: body too large (any path), unknown route, wrong method,
+    // missing token, draining, full queue, unsupported media type.
     [[nodiscard]] std::optional<HttpResponse> check_head(const HttpRequest& head) const;
 
     // Answers a request whose body has been read. Calls `reply` exactly once:
