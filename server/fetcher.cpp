@@ -250,8 +250,8 @@ private:
         secure_.reset();
         plain_.emplace(strand_);
         plain_->expires_at(phase_deadline(shared_->config.connect_timeout));
-        endpoints_ = std::move(endpoints);
-        plain_->async_connect(endpoints_, beast::bind_front_handler(&FetchOperation::on_connect, shared_from_this()));
+        // The connect operation keeps its own copy of the sequence.
+        plain_->async_connect(endpoints, beast::bind_front_handler(&FetchOperation::on_connect, shared_from_this()));
     }
 
     void on_connect(error_code ec, const tcp::endpoint&) {
@@ -492,7 +492,6 @@ private:
     bool resolve_timed_out_ = false;
     std::optional<beast::tcp_stream> plain_;
     std::optional<ssl::stream<beast::tcp_stream>> secure_;
-    std::vector<tcp::endpoint> endpoints_;
     beast::flat_buffer buffer_;
     http::request<http::empty_body> request_;
     std::optional<http::response_parser<http::string_body>> parser_;
