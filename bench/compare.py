@@ -31,15 +31,11 @@ import tempfile
 import time
 from pathlib import Path
 
+import corpus
+from corpus import CORPORA
+
 REPO = Path(__file__).resolve().parent.parent
 PEERS = REPO / "bench" / "peers"
-
-# (name, corpus subdirectory, one page per directory as <page>/source.html?)
-# pith_bench_speed lists the same pages the same way: sorted, the first --limit.
-CORPORA = {
-    "mozilla": ("readability-test-pages", True),
-    "trafilatura": ("trafilatura-dev/html", False),
-}
 
 # The issue's acceptance: pith's single-core docs/s over each peer's, at least.
 MIN_RATIO = {"jsdom": 20.0, "linkedom": 3.0, "lxml": 2.0}
@@ -87,29 +83,15 @@ def parse_args():
 
 
 def corpus_root():
-    """$PITH_CORPUS, else ../shared/corpus beside the repository, as the tests do."""
-    tried = []
-    candidates = []
-    if os.environ.get("PITH_CORPUS"):
-        candidates.append(Path(os.environ["PITH_CORPUS"]))
-    candidates.append(REPO.parent / "shared" / "corpus")
-    for root in candidates:
-        tried.append(str(root))
-        if all((root / subdir).is_dir() for subdir, _ in CORPORA.values()):
-            return root.resolve()
-    fail("corpora not found; looked in:\n  " + "\n  ".join(tried) +
-         "\n(set PITH_CORPUS to the folder holding readability-test-pages/ and trafilatura-dev/)")
+    root, tried = corpus.find_root()
+    if root is None:
+        fail("corpora not found; looked in:\n  " + "\n  ".join(tried) +
+             "\n(set PITH_CORPUS to the folder holding readability-test-pages/ and trafilatura-dev/)")
+    return root
 
 
 def list_pages(root, name, limit):
-    subdir, per_directory = CORPORA[name]
-    folder = root / subdir
-    if per_directory:
-        pages = sorted(str(d / "source.html") for d in folder.iterdir()
-                       if (d / "source.html").is_file())
-    else:
-        pages = sorted(str(f) for f in folder.iterdir() if f.is_file() and f.suffix == ".html")
-    return pages[:limit] if limit is not None else pages
+    return [str(p) for p in corpus.pages(root, name, limit)]
 
 
 def cpu_model():

@@ -31,6 +31,8 @@ import threading
 import time
 from pathlib import Path
 
+import corpus
+
 REPO = Path(__file__).resolve().parent.parent
 LUA = REPO / "bench" / "load" / "extract.lua"
 
@@ -47,29 +49,18 @@ def fail(message):
 
 
 def find_corpus():
-    looked = []
-    candidates = []
-    if os.environ.get("PITH_CORPUS"):
-        candidates.append(Path(os.environ["PITH_CORPUS"]))
-    candidates.append(REPO.parent / "shared" / "corpus")
-    for root in candidates:
-        looked.append(str(root))
-        if (root / "readability-test-pages").is_dir() and (root / "trafilatura-dev" / "html").is_dir():
-            return root
-    fail("corpus not found; looked in: " + ", ".join(looked))
+    root, tried = corpus.find_root()
+    if root is None:
+        fail("corpus not found; looked in: " + ", ".join(tried))
+    return root
 
 
-def list_pages(corpus, corpus_set, limit):
-    pages = []
-    if corpus_set in ("mozilla", "both"):
-        found = sorted((corpus / "readability-test-pages").glob("*/source.html"))
-        pages += found[:limit] if limit else found
-    if corpus_set in ("trafilatura", "both"):
-        found = sorted((corpus / "trafilatura-dev" / "html").glob("*.html"))
-        pages += found[:limit] if limit else found
-    if not pages:
-        fail("no pages found under " + str(corpus))
-    return pages
+def list_pages(root, corpus_set, limit):
+    names = ["mozilla", "trafilatura"] if corpus_set == "both" else [corpus_set]
+    found = [page for name in names for page in corpus.pages(root, name, limit)]
+    if not found:
+        fail("no pages found under " + str(root))
+    return found
 
 
 def cpu_model():
@@ -201,13 +192,13 @@ def main():
     if subprocess.run(["which", "wrk"], stdout=subprocess.DEVNULL).returncode != 0:
         fail("wrk is not installed (apt-get install wrk)")
 
-    corpus = find_corpus()
-    pages = list_pages(corpus, args.corpus_set, args.limit)
+    root = find_corpus()
+    pages = list_pages(root, args.corpus_set, args.limit)
     total_bytes = sum(p.stat().st_size for p in pages)
     print("command: " + " ".join(shlex.quote(a) for a in sys.argv))
     print(f"machine: nproc {os.cpu_count()}, {cpu_model()}; wrk -t1; pithd --workers {args.workers} "
           f"--io-threads 1 --queue-capacity {args.queue_capacity}")
-    print(f"pages: {len(pages)} ({total_bytes / 1e6:.1f} MB) from {corpus} ({args.corpus_set})")
+    print(f"pages: {len(pages)} ({total_bytes / 1e6:.1f} MB) from {root} ({args.corpus_set})")
 
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as listing:
         listing.write("\n".join(str(p) for p in pages) + "\n")

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "corpus.hpp"
+#include "pith/decode.hpp"
 
 namespace fs = std::filesystem;
 
@@ -35,24 +36,6 @@ std::string read_bytes(const fs::path& path) {
     std::stringstream bytes;
     bytes << in.rdbuf();
     return bytes.str();
-}
-
-bool valid_utf8(std::string_view s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        if (len == 0 || i + len > s.size()) {
-            return false;
-        }
-        for (std::size_t k = 1; k < len; ++k) {
-            if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) {
-                return false;
-            }
-        }
-        i += len;
-    }
-    return true;
 }
 
 std::string lower(std::string s) {
@@ -118,7 +101,7 @@ int main(int argc, char** argv) {
     std::size_t used = 0;
     for (const fs::path& path : pages) {
         const std::string bytes = read_bytes(path);
-        if (!valid_utf8(bytes)) {
+        if (pith::decode::sanitize_utf8(bytes) != bytes) {  // not valid UTF-8
             continue;
         }
         page += body_of(bytes);
