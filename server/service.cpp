@@ -42,6 +42,11 @@ bool same_secret(std::string_view a, std::string_view b) noexcept {
     return diff == 0;
 }
 
+HttpResponse overloaded_response(const WorkerPool& pool, std::string_view request_id) {
+    return error_response(
+        Error{ErrorCode::overloaded, "all " + std::to_string(pool.capacity()) + " queue slots are taken"}, request_id);
+}
+
 std::optional<Budget> budget_of(ErrorCode code) noexcept {
     switch (code) {
     case ErrorCode::input_too_large: return Budget::input_bytes;
@@ -153,8 +158,7 @@ std::optional<HttpResponse> Service::check_head(const HttpRequest& head) const {
     if (pool_.depth() >= pool_.capacity()) {
         // Refused before the body is read: under overload, reading bodies only
         // to refuse them would take the I/O thread from the work that is queued.
-        return refuse(ErrorCode::overloaded,
-                      "all " + std::to_string(pool_.capacity()) + " queue slots are taken");
+        return overloaded_response(pool_, head.request_id);
     }
     const MediaType media = parse_media_type(head.content_type);
     if (media.type == "application/json") {
@@ -219,10 +223,7 @@ void Service::submit(std::shared_ptr<ExtractJob> job, void (Service::*step)(cons
         metrics_.workers_busy.fetch_sub(1, std::memory_order_relaxed);
     });
     if (!queued) {
-        HttpResponse response = error_response(
-            Error{ErrorCode::overloaded, "all " + std::to_string(pool_.capacity()) + " queue slots are taken"},
-            job->request.request_id);
-        job->reply(std::move(response));
+        job->reply(overloaded_response(pool_, job->request.request_id));
     }
 }
 
