@@ -203,13 +203,6 @@ ExtractRequest request_with_defaults(const config::ServerConfig& config) {
     return request;
 }
 
-Result<bool> check_url(const ExtractRequest& request) {
-    if (auto valid = extract::validate(request.options); !valid) {
-        return std::move(valid).error();
-    }
-    return true;
-}
-
 // A SAX reader for exactly the request shape: a flat object of "html", "url"
 // and "options", the latter a flat object of scalars. It never builds a DOM
 // (the page is copied once, into ExtractRequest::html) and refuses deeper
@@ -358,7 +351,7 @@ Result<ExtractRequest> parse_json_request(std::string_view body, std::string_vie
         return Error{ErrorCode::invalid_argument, "give \"html\", or \"url\" to fetch the page"};
     }
     request.options.url = request.url;
-    if (auto valid = check_url(request); !valid) {
+    if (auto valid = extract::validate(request.options); !valid) {
         return std::move(valid).error();
     }
     return request;
@@ -398,7 +391,7 @@ Result<ExtractRequest> parse_raw_request(std::string body, std::string_view quer
         }
     }
     request.options.url = request.url;
-    if (auto valid = check_url(request); !valid) {
+    if (auto valid = extract::validate(request.options); !valid) {
         return std::move(valid).error();
     }
     return request;
