@@ -393,6 +393,13 @@ const std::vector<Key>& key_table() {
                               "extraction jobs waiting for a worker; when full, requests get 503 with "
                               "Retry-After at once"},
                              [](ServerConfig& c) -> std::size_t& { return c.limits.queue_capacity; }, 1, 1'000'000));
+        t.push_back(size_key({"limits.memory_budget_bytes", "PITH_MEMORY_BUDGET_BYTES", "--memory-budget-bytes",
+                              "bytes",
+                              "memory that request bodies and the pages' estimated working memory may hold at "
+                              "once; requests past it get 503 with Retry-After; 0 = 75% of the cgroup's memory "
+                              "limit, or 2 GiB without one"},
+                             [](ServerConfig& c) -> std::size_t& { return c.limits.memory_budget_bytes; }, 0,
+                             kMaxBytes));
         t.push_back(millis_key({"limits.request_timeout_ms", "PITH_REQUEST_TIMEOUT_MS", "--request-timeout-ms",
                                 "milliseconds",
                                 "deadline from a request's last byte to its answer (fetch included); 504 past it"},
@@ -452,6 +459,12 @@ const std::vector<Key>& key_table() {
                               "(422 too_many_attributes); 0 = unlimited"},
                              [](ServerConfig& c) -> std::size_t& { return c.extract.max_attributes_per_element; },
                              0, 1'000'000));
+        t.push_back(size_key({"extract.max_memory_bytes", "PITH_EXTRACT_MAX_MEMORY_BYTES",
+                              "--extract-max-memory-bytes", "bytes",
+                              "refuse pages whose estimated working memory is larger, before parsing "
+                              "(422 too_much_memory); 0 = unlimited; requests may only lower it"},
+                             [](ServerConfig& c) -> std::size_t& { return c.extract.max_memory_bytes; }, 0,
+                             kMaxBytes));
         t.push_back(size_key({"extract.max_input_bytes", "PITH_EXTRACT_MAX_INPUT_BYTES", "--extract-max-input-bytes",
                               "bytes", "refuse HTML larger than this before decoding (413 input_too_large); 0 = unlimited"},
                              [](ServerConfig& c) -> std::size_t& { return c.extract.max_input_bytes; }, 0,

@@ -46,6 +46,9 @@ struct Limits {
     std::size_t max_header_bytes = 16U * 1024U;        // 431 past it
     std::size_t max_connections = 1024;                // more are answered 503 and closed
     std::size_t queue_capacity = 64;                   // extraction jobs waiting for a worker
+    // What request bodies and the pages' estimated working memory may hold at
+    // once; 0 = 75% of the cgroup's memory limit, or 2 GiB without one.
+    std::size_t memory_budget_bytes = 0;
     milliseconds request_timeout{10'000};  // deadline from request read to answer: 504 past it
     milliseconds read_timeout{30'000};     // from a request's first byte to its last
     milliseconds write_timeout{30'000};    // to write one response

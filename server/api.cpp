@@ -25,7 +25,8 @@ using OptionValue = std::variant<std::monostate, bool, std::int64_t, std::uint64
 constexpr std::string_view kOptionNames[] = {
     "format",         "diagnostics",     "max_elements",        "max_depth", "char_threshold",
     "n_top_candidates", "timeout_ms",    "strip_unlikelys",     "weight_classes",
-    "clean_conditionally", "retry",      "keep_classes",        "disable_json_ld"};
+    "clean_conditionally", "retry",      "keep_classes",        "disable_json_ld",
+    "max_memory_bytes"};
 
 // Query values are text and parse into any type; JSON values must have the
 // option's own type ("retry": "true" is refused).
@@ -147,6 +148,9 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
     }
     if (name == "max_depth") {
         return apply_capped(name, value, source, options.max_nesting_depth);
+    }
+    if (name == "max_memory_bytes") {
+        return apply_capped(name, value, source, options.max_memory_bytes);
     }
     if (name == "char_threshold") {
         auto number = as_unsigned(name, value, source, 0, 100'000'000);
@@ -457,6 +461,7 @@ unsigned http_status(ErrorCode code) noexcept {
     case ErrorCode::too_many_elements:
     case ErrorCode::too_deep:
     case ErrorCode::too_many_attributes:
+    case ErrorCode::too_much_memory:
     case ErrorCode::parse_failed:
     case ErrorCode::unsupported_content_type: return 422;
     case ErrorCode::header_too_large: return 431;
@@ -489,13 +494,13 @@ std::string error_body(const Error& error, std::string_view request_id, unsigned
     return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string article_body(const extract::Article& article, const ExtractRequest& request,
+std::string article_body(extract::Article&& article, const ExtractRequest& request,
                          std::string_view request_id) {
     extract::JsonOptions options;
     options.diagnostics = request.diagnostics;
     options.include_content = request.format != OutputFormat::text;
     options.include_text = request.format != OutputFormat::html;
-    json body = extract::to_json(article, options);
+    json body = extract::to_json(std::move(article), options);
     body["request_id"] = request_id;
     return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }

@@ -68,7 +68,8 @@ struct MediaType {
                                      unsigned upstream_status = 0);
 
 // The article as the /extract answer: Article JSON plus "request_id".
-[[nodiscard]] std::string article_body(const extract::Article& article, const ExtractRequest& request,
+// The article's content and text are moved into the answer.
+[[nodiscard]] std::string article_body(extract::Article&& article, const ExtractRequest& request,
                                        std::string_view request_id);
 
 // Percent-decodes a query component ('+' is a space). nullopt on a bad escape.

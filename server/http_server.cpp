@@ -352,6 +352,7 @@ void Session::dispatch_request() {
     HttpRequest request = head_;
     request.body = std::move(head_.body);
     head_.body.clear();
+    head_.memory.reset();  // the request carries it now; an idle connection holds none
     service_.handle(std::move(request), deadline,
                     [self = shared_from_this(), sequence](HttpResponse response) {
                         net::post(self->stream_.get_executor(),
@@ -662,7 +663,11 @@ int run_pithd(const config::ServerConfig& config) {
     metrics.queue_depth = [&pool] { return pool.depth(); };
     metrics.queue_capacity = pool.capacity();
     metrics.workers = pool.threads();
-    Service service(config, metrics, pool, nullptr);
+    MemoryBudget memory(config.limits.memory_budget_bytes != 0 ? config.limits.memory_budget_bytes
+                                                               : default_memory_budget());
+    metrics.memory_budget = memory.capacity();
+    metrics.memory_reserved = [&memory] { return memory.reserved(); };
+    Service service(config, metrics, pool, memory, nullptr);
     int status = 0;
     {
         // Declared after the service and the pool: destroying the context
@@ -682,7 +687,8 @@ int run_pithd(const config::ServerConfig& config) {
             server->start();
             log::info("started", {{"io_threads", static_cast<std::int64_t>(config.io_threads)},
                                   {"workers", static_cast<std::int64_t>(pool.threads())},
-                                  {"queue_capacity", static_cast<std::int64_t>(pool.capacity())}});
+                                  {"queue_capacity", static_cast<std::int64_t>(pool.capacity())},
+                                  {"memory_budget_bytes", static_cast<std::int64_t>(memory.capacity())}});
             std::vector<std::thread> io_threads;
             for (std::size_t i = 1; i < config.io_threads; ++i) {
                 io_threads.emplace_back([&ioc] { ioc.run(); });

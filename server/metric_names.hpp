@@ -24,11 +24,16 @@ inline constexpr MetricInfo kMetrics[] = {
     {"pithd_extraction_passes", "histogram", "",
      "Passes one extraction ran; 1 means the first pass was accepted."},
     {"pithd_budget_exceeded_total", "counter", "budget",
-     "Requests refused by a budget: body_bytes, header_bytes, input_bytes, elements, depth, attributes, "
-     "deadline."},
+     "Requests refused by a budget: body_bytes, header_bytes, input_bytes, elements, depth, attributes, memory "
+     "(a page's own working memory), deadline."},
     {"pithd_input_bytes_total", "counter", "", "HTML bytes handed to the extractor."},
     {"pithd_queue_depth", "gauge", "", "Extraction jobs waiting for a worker."},
     {"pithd_queue_capacity", "gauge", "", "Extraction jobs that may wait before requests get 503."},
+    {"pithd_memory_budget_bytes", "gauge", "",
+     "Memory that request bodies and the pages' estimated working memory may hold at once."},
+    {"pithd_memory_reserved_bytes", "gauge", "", "Memory reserved now by requests being read, queued or extracted."},
+    {"pithd_memory_refusals_total", "counter", "",
+     "Requests answered 503 because the memory budget had no room for them."},
     {"pithd_requests_in_flight", "gauge", "", "Requests being read, queued, extracted or answered."},
     {"pithd_workers", "gauge", "", "Extraction worker threads."},
     {"pithd_workers_busy", "gauge", "", "Extraction worker threads running a job."},

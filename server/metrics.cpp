@@ -76,6 +76,7 @@ std::string_view budget_label(Budget budget) noexcept {
     case Budget::elements: return "elements";
     case Budget::depth: return "depth";
     case Budget::attributes: return "attributes";
+    case Budget::memory: return "memory";
     case Budget::deadline:
     case Budget::count_: break;
     }
@@ -247,6 +248,9 @@ std::string Metrics::render() const {
     single(out, "pithd_input_bytes_total", input_bytes_.load(std::memory_order_relaxed));
     single(out, "pithd_queue_depth", queue_depth ? queue_depth() : 0);
     single(out, "pithd_queue_capacity", queue_capacity);
+    single(out, "pithd_memory_budget_bytes", memory_budget);
+    single(out, "pithd_memory_reserved_bytes", memory_reserved ? memory_reserved() : 0);
+    single(out, "pithd_memory_refusals_total", memory_refusals_.load(std::memory_order_relaxed));
     single(out, "pithd_requests_in_flight", requests_in_flight.load(std::memory_order_relaxed));
     single(out, "pithd_workers", workers);
     single(out, "pithd_workers_busy", workers_busy.load(std::memory_order_relaxed));

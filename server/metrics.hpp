@@ -40,7 +40,7 @@ enum class ExtractionOutcome : std::uint8_t {
 [[nodiscard]] std::string_view outcome_label(ExtractionOutcome outcome) noexcept;
 [[nodiscard]] ExtractionOutcome outcome_of(const extract::Article& article) noexcept;
 
-enum class Budget : std::uint8_t { body_bytes, header_bytes, input_bytes, elements, depth, attributes, deadline, count_ };
+enum class Budget : std::uint8_t { body_bytes, header_bytes, input_bytes, elements, depth, attributes, memory, deadline, count_ };
 [[nodiscard]] std::string_view budget_label(Budget budget) noexcept;
 
 // A histogram with fixed upper bounds; values are kept as integers scaled by
@@ -68,6 +68,8 @@ public:
     void record_extraction(ExtractionOutcome outcome, double seconds, std::size_t passes,
                            std::size_t input_bytes) noexcept;
     void record_budget(Budget budget) noexcept;
+    // A request answered 503 because the memory budget had no room for it.
+    void record_memory_refusal() noexcept { memory_refusals_.fetch_add(1, std::memory_order_relaxed); }
     void record_fetch(std::string_view result, double seconds, std::size_t bytes) noexcept;
 
     std::atomic<std::int64_t> requests_in_flight{0};
@@ -82,6 +84,8 @@ public:
     std::function<std::size_t()> queue_depth;
     std::size_t queue_capacity = 0;
     std::size_t workers = 0;
+    std::function<std::size_t()> memory_reserved;
+    std::size_t memory_budget = 0;
 
     // The whole exposition, process_* metrics included.
     [[nodiscard]] std::string render() const;
@@ -96,6 +100,7 @@ private:
     Histogram passes_;
     std::array<std::atomic<std::uint64_t>, static_cast<std::size_t>(Budget::count_)> budgets_{};
     std::atomic<std::uint64_t> input_bytes_{0};
+    std::atomic<std::uint64_t> memory_refusals_{0};
     // Fetch results: "ok" and the fetch error codes, fixed at construction.
     std::vector<std::string> fetch_results_;
     std::vector<std::atomic<std::uint64_t>> fetches_;

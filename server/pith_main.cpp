@@ -88,6 +88,10 @@ Options:
   --max-attributes N      refuse documents with an element carrying more than
                           N attributes, before parsing; 0 = unlimited
                           (default: 512)
+  --max-memory-bytes N    refuse documents whose estimated working memory is
+                          larger, before parsing (too_much_memory), and stop
+                          the parse if it outgrows its share; 0 = unlimited
+                          (default: 268435456)
   --keep-classes          keep class attributes in the article HTML
   --no-retry              one pass with every heuristic; no relaxed retries
   --char-threshold N      article text length (UTF-16 units) a pass must reach
@@ -278,6 +282,8 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
             parsed = size_flag(cli.options.max_input_bytes, 0, kSizeMax);
         } else if (flag == "--max-depth") {
             parsed = size_flag(cli.options.max_nesting_depth, 0, kSizeMax);
+        } else if (flag == "--max-memory-bytes") {
+            parsed = size_flag(cli.options.max_memory_bytes, 0, kSizeMax);
         } else if (flag == "--max-attributes") {
             parsed = size_flag(cli.options.max_attributes_per_element, 0, kSizeMax);
         } else if (flag == "--keep-classes") {
@@ -485,9 +491,9 @@ JobResult extract_job(const CliArgs& cli, const std::string& file, bool several)
     if (!input) {
         return error_result(file, input.error(), kExitInput);
     }
-    const extract::Article article = input->over_limit
-                                         ? oversized_article(*input, cli.options.max_input_bytes)
-                                         : extract::extract(input->bytes, cli.options);
+    extract::Article article = input->over_limit ? oversized_article(*input, cli.options.max_input_bytes)
+                                                 : extract::extract(input->bytes, cli.options);
+    input->bytes = std::string();  // the answer of a large page needs the room
     JobResult r;
     const bool extracted =
         article.status == extract::Status::ok || article.status == extract::Status::best_attempt;
@@ -496,7 +502,7 @@ JobResult extract_job(const CliArgs& cli, const std::string& file, bool several)
     case Format::json: {
         extract::JsonOptions json_options;
         json_options.diagnostics = cli.diagnostics;
-        r.out = json_line(extract::to_json(article, json_options), several ? &file : nullptr);
+        r.out = json_line(extract::to_json(std::move(article), json_options), several ? &file : nullptr);
         return r;
     }
     case Format::html: r.out = article.content; break;

@@ -53,6 +53,7 @@ std::optional<Budget> budget_of(ErrorCode code) noexcept {
     case ErrorCode::too_many_elements: return Budget::elements;
     case ErrorCode::too_deep: return Budget::depth;
     case ErrorCode::too_many_attributes: return Budget::attributes;
+    case ErrorCode::too_much_memory: return Budget::memory;
     case ErrorCode::deadline_exceeded: return Budget::deadline;
     default: return std::nullopt;
     }
@@ -106,8 +107,9 @@ std::string_view query_of(std::string_view target) noexcept {
     return question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
 }
 
-Service::Service(const config::ServerConfig& config, Metrics& metrics, WorkerPool& pool, Fetcher* fetcher)
-    : config_(config), metrics_(metrics), pool_(pool), fetcher_(fetcher) {}
+Service::Service(const config::ServerConfig& config, Metrics& metrics, WorkerPool& pool, MemoryBudget& memory,
+                 Fetcher* fetcher)
+    : config_(config), metrics_(metrics), pool_(pool), memory_(memory), fetcher_(fetcher) {}
 
 void Service::set_not_ready() noexcept { ready_.store(false, std::memory_order_release); }
 
@@ -116,7 +118,7 @@ void Service::set_draining() noexcept {
     draining_.store(true, std::memory_order_release);
 }
 
-std::optional<HttpResponse> Service::check_head(const HttpRequest& head) const {
+std::optional<HttpResponse> Service::check_head(HttpRequest& head) const {
     const Route route = route_of(path_of(head.target));
     const auto refuse = [&](ErrorCode code, std::string message) {
         return error_response(Error{code, std::move(message)}, head.request_id);
@@ -171,6 +173,14 @@ std::optional<HttpResponse> Service::check_head(const HttpRequest& head) const {
                       "POST /extract takes application/json or text/html, got " +
                           (media.type.empty() ? std::string("no Content-Type") : "\"" + media.type + "\""));
     }
+    // A chunked body may grow to the limit, so the limit is what it holds.
+    const std::size_t body_bytes = head.content_length.value_or(config_.limits.max_body_bytes);
+    std::optional<MemoryReservation> reservation = MemoryReservation::take(memory_, body_bytes);
+    if (!reservation) {
+        metrics_.record_memory_refusal();
+        return error_response(memory_.refusal(body_bytes), head.request_id);
+    }
+    head.memory = std::make_shared<MemoryReservation>(std::move(*reservation));
     return std::nullopt;
 }
 
@@ -284,8 +294,24 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
     const std::string& request_id = job->request.request_id;
     ExtractRequest& request = job->parsed;
     request.options.deadline = job->deadline;
+    // The page's working memory joins the body's bytes in the reservation
+    // before the parse; a request that came without one (a fetched page) takes
+    // its own here.
+    std::shared_ptr<MemoryReservation>& reservation = job->request.memory;
+    request.options.admit = [this, &reservation](const extract::CostEstimate& cost) -> std::optional<Error> {
+        if (!reservation) {
+            if (std::optional<MemoryReservation> taken = MemoryReservation::take(memory_, cost.memory_bytes)) {
+                reservation = std::make_shared<MemoryReservation>(std::move(*taken));
+                return std::nullopt;
+            }
+        } else if (reservation->grow_to(cost.memory_bytes)) {
+            return std::nullopt;
+        }
+        metrics_.record_memory_refusal();
+        return memory_.refusal(cost.memory_bytes);
+    };
     const Clock::time_point start = Clock::now();
-    const extract::Article article = extract::extract(request.html, request.options);
+    extract::Article article = extract::extract(request.html, request.options);
     const ExtractionOutcome outcome = outcome_of(article);
     metrics_.record_extraction(outcome, seconds_since(start), article.passes.size(), request.html.size());
     if (article.error) {
@@ -301,7 +327,7 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
     if (refused && article.error) {
         response = error_response(*article.error, request_id);
     } else {
-        response.body = article_body(article, request, request_id);
+        response.body = article_body(std::move(article), request, request_id);
     }
     response.extraction_status = std::string(outcome_label(outcome));
     job->reply(std::move(response));

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "memory_budget.hpp"
 #include "metrics.hpp"
 #include "pith/result.hpp"
 #include "worker_pool.hpp"
@@ -37,6 +38,10 @@ struct HttpRequest {
     std::optional<std::uint64_t> content_length;  // nullopt for chunked or absent
     std::string request_id;
     std::string body;
+    // The request's share of the memory budget, taken by check_head; shared
+    // by the copies a request makes on its way to a worker, and released
+    // with the last of them.
+    std::shared_ptr<MemoryReservation> memory;
 };
 
 struct HttpResponse {
@@ -70,12 +75,15 @@ public:
     using Reply = std::function<void(HttpResponse)>;
 
     // `fetcher` may be null: URL requests then get invalid_argument.
-    Service(const config::ServerConfig& config, Metrics& metrics, WorkerPool& pool, Fetcher* fetcher);
+    Service(const config::ServerConfig& config, Metrics& metrics, WorkerPool& pool, MemoryBudget& memory,
+            Fetcher* fetcher);
 
     // The answer to send instead of reading the body, when the head alone
     // decides it: body too large (any path), unknown route, wrong method,
-    // missing token, draining, full queue, unsupported media type.
-    [[nodiscard]] std::optional<HttpResponse> check_head(const HttpRequest& head) const;
+    // missing token, draining, full queue, unsupported media type, or a body
+    // the memory budget has no room for. When it lets an /extract request
+    // through, the body's bytes are reserved in head.memory.
+    [[nodiscard]] std::optional<HttpResponse> check_head(HttpRequest& head) const;
 
     // Answers a request whose body has been read. Calls `reply` exactly once:
     // before returning, or later from a worker or I/O thread. `deadline` is
@@ -103,6 +111,7 @@ private:
     const config::ServerConfig& config_;
     Metrics& metrics_;
     WorkerPool& pool_;
+    MemoryBudget& memory_;
     Fetcher* fetcher_;
     std::atomic<bool> ready_{true};      // false from set_not_ready on
     std::atomic<bool> draining_{false};  // true from set_draining on

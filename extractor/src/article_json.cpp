@@ -41,8 +41,18 @@ nlohmann::json diagnostics_json(const Article& article) {
         passes.push_back(pass_json(pass));
     }
     const StageTimings& t = article.timings;
+    nlohmann::json cost = nullptr;
+    if (const std::optional<CostEstimate>& c = article.cost) {
+        cost = {
+            {"input_bytes", c->input_bytes},   {"markup_bytes", c->markup_bytes},
+            {"elements", c->elements},         {"attributes", c->attributes},
+            {"comments", c->comments},
+            {"memory_bytes", c->memory_bytes}, {"time_us", c->time.count()},
+        };
+    }
     return {
         {"passes", std::move(passes)},
+        {"cost", std::move(cost)},
         {"timings_us",
          {
              {"decode", t.decode_us},
@@ -56,19 +66,18 @@ nlohmann::json diagnostics_json(const Article& article) {
     };
 }
 
-}  // namespace
-
-nlohmann::json to_json(const Article& article, const JsonOptions& options) {
+// `content` and `text` are the article's, copied or moved by the caller.
+nlohmann::json build(const Article& article, std::string content, std::string text, const JsonOptions& options) {
     nlohmann::json j = nlohmann::json::object();
     j["title"] = optional_string(article.title);
     j["byline"] = optional_string(article.byline);
     j["dir"] = optional_string(article.dir);
     j["lang"] = optional_string(article.lang);
     if (options.include_content) {
-        j["content"] = article.content;
+        j["content"] = std::move(content);
     }
     if (options.include_text) {
-        j["textContent"] = article.text_content;
+        j["textContent"] = std::move(text);
     }
     j["length"] = article.length;
     j["excerpt"] = optional_string(article.excerpt);
@@ -96,6 +105,19 @@ nlohmann::json to_json(const Article& article, const JsonOptions& options) {
         j["diagnostics"] = diagnostics_json(article);
     }
     return j;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Article& article, const JsonOptions& options) {
+    return build(article, options.include_content ? article.content : std::string(),
+                 options.include_text ? article.text_content : std::string(), options);
+}
+
+nlohmann::json to_json(Article&& article, const JsonOptions& options) {
+    std::string content = std::move(article.content);
+    std::string text = std::move(article.text_content);
+    return build(article, std::move(content), std::move(text), options);
 }
 
 }  // namespace pith::extract

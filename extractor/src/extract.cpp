@@ -85,6 +85,7 @@ constexpr PassFlags kDropOrder[] = {PassFlags::strip_unlikelys, PassFlags::weigh
                                     PassFlags::clean_conditionally};
 
 struct Attempt {
+    dom::Document doc;  // the pass's copy of the prepared document; owns content
     dom::Node* content = nullptr;
     std::size_t text_length = 0;
     std::size_t pass_index = 0;
@@ -97,6 +98,16 @@ double runner_up_ratio(const PassDiagnostics& diag) {
         return 0.0;
     }
     return diag.top_candidates[1].score / diag.top_candidates[0].score;
+}
+
+// A pass's copy of the prepared document: <html> with <head> and <body>.
+// Its strings stay views into `prepared`'s arena, which outlives it.
+dom::Document pass_copy(const dom::Document& prepared) {
+    dom::Document copy;
+    if (const dom::Node* html = prepared.document_element()) {
+        dom::append_child(copy.root(), copy.clone(html));
+    }
+    return copy;
 }
 
 Article budget_exceeded(Article article, Error error) {
@@ -138,12 +149,41 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     const std::string_view markup = dom::without_ranges(decoded.utf8, scan.discardable, pruned_storage);
     article.timings.prune_us = micros_since(stage_start);
 
+    dom::ParseLimits limits{options.max_elements, options.max_nesting_depth, options.max_attributes_per_element};
+    if (Result<bool> within = dom::check_markup_budgets(scan.estimate, limits); !within.ok()) {
+        return budget_exceeded(std::move(article), std::move(within).error());
+    }
+    const std::size_t copies = decoded_storage.size() + pruned_storage.size();
+    const CostEstimate& cost = article.cost.emplace(estimate_cost(bytes.size(), markup.size(), copies, scan.estimate));
+    if (options.max_memory_bytes > 0 && cost.memory_bytes > options.max_memory_bytes) {
+        return budget_exceeded(std::move(article),
+                               Error{ErrorCode::too_much_memory,
+                                     "the page would need about " + std::to_string(cost.memory_bytes >> 20U) +
+                                         " MiB (" + std::to_string(cost.elements) + " elements, " +
+                                         std::to_string(cost.attributes) + " attributes, " +
+                                         std::to_string(cost.markup_bytes) + " bytes of markup), limit " +
+                                         std::to_string(options.max_memory_bytes >> 20U) + " MiB"});
+    }
+    if (options.deadline != Clock::time_point::max() && Clock::now() + cost.time > options.deadline) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(options.deadline - Clock::now());
+        return budget_exceeded(std::move(article),
+                               Error{ErrorCode::deadline_exceeded,
+                                     "the page would take about " + std::to_string(cost.time.count() / 1000) +
+                                         " ms, " + std::to_string(std::max<std::int64_t>(left.count(), 0)) +
+                                         " ms are left"});
+    }
+    if (options.admit) {
+        if (std::optional<Error> refusal = options.admit(cost)) {
+            return budget_exceeded(std::move(article), std::move(*refusal));
+        }
+    }
+
     dom::ParseTimings parse_timings;
-    Result<dom::Document> parsed =
-        dom::parse_html(markup,
-                        dom::ParseLimits{options.max_elements, options.max_nesting_depth,
-                                         options.max_attributes_per_element},
-                        &parse_timings, &scan.estimate);
+    if (options.max_memory_bytes > 0) {
+        limits.max_parse_bytes = cost.parse_bytes;
+    }
+    limits.deadline = options.deadline;
+    Result<dom::Document> parsed = dom::parse_html(markup, limits, &parse_timings, &scan.estimate);
     article.timings.parse_us = parse_timings.gumbo_us;
     article.timings.dom_build_us = parse_timings.dom_build_us;
     if (!parsed.ok()) {
@@ -179,35 +219,37 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     input.scorer = options.scorer;
     input.flags = options.flags;
 
-    dom::Node* pristine_body = doc.body() != nullptr ? doc.clone(doc.body()) : nullptr;
-    std::vector<Attempt> attempts;
+    // Each pass works on its own copy of the prepared document, as Readability
+    // restores page.innerHTML before a retry, and the prepared document stays
+    // untouched as the source of the next copy. A copy has its own arena, so
+    // an attempt that loses gives its memory back at once: at most two copies
+    // (the running pass and the longest short attempt) are alive.
     std::optional<Attempt> chosen;
+    std::optional<Attempt> longest;  // the longest attempt under char_threshold so far
     for (std::size_t pass = 0;; ++pass) {
         if (auto late = deadline_passed(options, "pass " + std::to_string(pass + 1))) {
             return budget_exceeded(std::move(article), std::move(*late));
         }
-        if (pass > 0 && pristine_body != nullptr) {
-            // Each retry starts again from the prepared document, as Readability
-            // restores page.innerHTML.
-            if (dom::Node* body = doc.body()) {
-                dom::replace(body, doc.clone(pristine_body));
-            } else if (dom::Node* html = doc.document_element()) {
-                dom::append_child(html, doc.clone(pristine_body));
-            }
-        }
-        PassOutput out = grab_article(doc, options, input, state);
-        const double ratio = runner_up_ratio(out.diagnostics);
+        Attempt attempt{pass_copy(doc)};
+        PassOutput out = grab_article(attempt.doc, options, input, state);
+        attempt.runner_up_ratio = runner_up_ratio(out.diagnostics);
         article.passes.push_back(std::move(out.diagnostics));
         if (out.content == nullptr) {
             break;  // no <body>: nothing any pass could find
         }
-        Attempt attempt{out.content, out.text_length, pass, state.dir, ratio};
+        attempt.content = out.content;
+        attempt.text_length = out.text_length;
+        attempt.pass_index = pass;
+        attempt.dir = state.dir;
         if (out.text_length >= options.char_threshold) {
-            chosen = attempt;
+            chosen = std::move(attempt);
             article.status = Status::ok;
             break;
         }
-        attempts.push_back(attempt);
+        // Ties go to the earliest attempt (Readability sorts with a stable sort).
+        if (!longest || attempt.text_length > longest->text_length) {
+            longest = std::move(attempt);
+        }
         const auto next_drop = std::find_if(std::begin(kDropOrder), std::end(kDropOrder),
                                             [&](PassFlags f) { return has(input.flags, f); });
         if (!options.retry || next_drop == std::end(kDropOrder)) {
@@ -215,18 +257,13 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         }
         input.flags = without(input.flags, *next_drop);
     }
-    if (!chosen && !attempts.empty()) {
-        // Longest attempt wins; ties go to the earliest (JavaScript's sort is stable).
-        const auto best = std::max_element(attempts.begin(), attempts.end(), [](const Attempt& a, const Attempt& b) {
-            return a.text_length < b.text_length;
-        });
-        if (best->text_length > 0) {
-            chosen = *best;
-            chosen->dir = state.dir;  // Readability reads dir off the last pass's candidate
-            article.status = Status::best_attempt;
-            article.passes[best->pass_index].outcome = "best_attempt";
-        }
+    if (!chosen && longest && longest->text_length > 0) {
+        chosen = std::move(longest);
+        chosen->dir = state.dir;  // Readability reads dir off the last pass's candidate
+        article.status = Status::best_attempt;
+        article.passes[chosen->pass_index].outcome = "best_attempt";
     }
+    longest.reset();
     article.timings.passes_us = micros_since(stage_start);
 
     article.title = metadata.title;
@@ -244,7 +281,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
 
     stage_start = Clock::now();
     article.dir = chosen->dir;
-    post_process(doc, chosen->content, options, base_url);
+    post_process(chosen->doc, chosen->content, options, base_url);
     if (!article.excerpt || article.excerpt->empty()) {
         if (const std::vector<dom::Node*> ps = elements_by_tag(chosen->content, dom::Tag::p); !ps.empty()) {
             article.excerpt = std::string(text::trim(dom::text_content(ps.front())));
@@ -285,9 +322,14 @@ bool is_probably_readable(std::string_view html_bytes, std::string_view declared
         const dom::MarkupScan scan = dom::scan_markup(decoded.utf8);
         const std::string_view markup = dom::without_ranges(decoded.utf8, scan.discardable, pruned_storage);
         const ExtractOptions defaults;
-        Result<dom::Document> parsed = dom::parse_html(
-            markup, dom::ParseLimits{0, defaults.max_nesting_depth, defaults.max_attributes_per_element}, nullptr,
-            &scan.estimate);
+        const CostEstimate cost = estimate_cost(html_bytes.size(), markup.size(),
+                                                decoded.utf8.size() + pruned_storage.size(), scan.estimate);
+        if (cost.memory_bytes > defaults.max_memory_bytes) {
+            return false;  // too large to parse within the default budget
+        }
+        dom::ParseLimits limits{0, defaults.max_nesting_depth, defaults.max_attributes_per_element};
+        limits.max_parse_bytes = cost.parse_bytes;
+        Result<dom::Document> parsed = dom::parse_html(markup, limits, nullptr, &scan.estimate);
         return parsed.ok() && is_probably_readable(parsed.value(), options);
     } catch (const std::exception&) {
         return false;

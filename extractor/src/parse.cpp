@@ -3,6 +3,8 @@
 #include <gumbo.h>
 
 #include <array>
+#include <csetjmp>
+#include <memory>
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -14,10 +16,49 @@ namespace pith::dom {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+// gumbo's heap, watched. gumbo cannot be asked to stop, so when its heap
+// passes the cap or the deadline passes, the allocator jumps back to
+// run_gumbo(): everything gumbo made lives in `arena`, which is dropped whole,
+// and no frame between the two has anything to destroy.
+struct GumboHeap {
+    // The clock is read every this many allocations: about every 10 µs of parsing.
+    static constexpr std::uint32_t kAllocationsPerClockRead = 256;
+
+    Arena arena;
+    std::size_t max_bytes = 0;  // 0 = unlimited
+    Clock::time_point deadline = Clock::time_point::max();
+    std::uint32_t until_clock_read = kAllocationsPerClockRead;
+    ErrorCode stopped_by = ErrorCode::internal;  // set before the jump
+    std::jmp_buf escape{};
+};
+
 void* arena_allocate(void* userdata, std::size_t size) {
+    auto* heap = static_cast<GumboHeap*>(userdata);
+    if (heap->max_bytes > 0 && heap->arena.bytes_used() + size > heap->max_bytes) {
+        heap->stopped_by = ErrorCode::too_much_memory;
+        std::longjmp(heap->escape, 1);
+    }
+    if (--heap->until_clock_read == 0) {
+        heap->until_clock_read = GumboHeap::kAllocationsPerClockRead;
+        if (Clock::now() >= heap->deadline) {
+            heap->stopped_by = ErrorCode::deadline_exceeded;
+            std::longjmp(heap->escape, 1);
+        }
+    }
     // gumbo's structs hold pointers and integers at most: 8-byte alignment is
     // enough, and a million small allocations a 10 MB page makes waste less.
-    return static_cast<Arena*>(userdata)->allocate(size, alignof(void*));
+    return heap->arena.allocate(size, alignof(void*));
+}
+
+// gumbo's parse, or nullptr when arena_allocate stopped it. Nothing with a
+// destructor may live in this frame: longjmp skips it.
+GumboOutput* run_gumbo(GumboHeap& heap, const GumboOptions& options, std::string_view utf8) {
+    if (setjmp(heap.escape) != 0) {
+        return nullptr;
+    }
+    return gumbo_parse_with_options(&options, utf8.data(), utf8.size());
 }
 
 // The arena frees everything at once; gumbo's individual frees (and the NULL
@@ -62,6 +103,8 @@ std::string_view element_name(const GumboElement& element, Tag tag, Arena& arena
     return name.empty() ? std::string_view("unknown") : arena.copy(name);
 }
 
+// Copies one gumbo node into `arena`, strings included: gumbo's own arena is
+// freed as soon as the tree is copied, so nothing may point into it.
 Node* convert_one(const GumboNode* g, Arena& arena) {
     Node* n = arena.make<Node>();
     switch (g->type) {
@@ -87,7 +130,7 @@ Node* convert_one(const GumboNode* g, Arena& arena) {
             n->attrs = static_cast<Attribute*>(arena.allocate(sizeof(Attribute) * e.attributes.length, alignof(Attribute)));
             for (unsigned i = 0; i < e.attributes.length; ++i) {
                 const auto* a = static_cast<const GumboAttribute*>(e.attributes.data[i]);
-                n->attrs[i] = Attribute{a->name, a->value};  // both live in the arena
+                n->attrs[i] = Attribute{arena.copy(a->name), arena.copy(a->value)};
             }
         }
         break;
@@ -96,11 +139,11 @@ Node* convert_one(const GumboNode* g, Arena& arena) {
     case GUMBO_NODE_WHITESPACE:
     case GUMBO_NODE_CDATA:
         n->kind = NodeKind::text;
-        n->data = g->v.text.text;
+        n->data = arena.copy(g->v.text.text);
         break;
     case GUMBO_NODE_COMMENT:
         n->kind = NodeKind::comment;
-        n->data = g->v.text.text;
+        n->data = arena.copy(g->v.text.text);
         break;
     }
     return n;
@@ -118,39 +161,55 @@ const GumboVector* children_of(const GumboNode* g) {
 
 }  // namespace
 
+Result<bool> check_markup_budgets(const MarkupEstimate& estimate, const ParseLimits& limits) {
+    if (limits.max_attributes_per_element > 0 && estimate.max_attributes > limits.max_attributes_per_element) {
+        return Error{ErrorCode::too_many_attributes,
+                     "an element has " + std::to_string(estimate.max_attributes) + " attributes, limit " +
+                         std::to_string(limits.max_attributes_per_element)};
+    }
+    if (limits.max_elements > 0 && estimate.elements > limits.max_elements) {
+        return Error{ErrorCode::too_many_elements,
+                     "found about " + std::to_string(estimate.elements) + " elements, limit " +
+                         std::to_string(limits.max_elements)};
+    }
+    if (limits.max_nesting_depth > 0 && estimate.max_depth > limits.max_nesting_depth) {
+        return Error{ErrorCode::too_deep, "elements nest about " + std::to_string(estimate.max_depth) +
+                                              " deep, limit " + std::to_string(limits.max_nesting_depth)};
+    }
+    return true;
+}
+
 Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits, ParseTimings* timings,
                             const MarkupEstimate* known_estimate) {
-    using Clock = std::chrono::steady_clock;
     const auto micros_since = [](Clock::time_point from) {
         return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - from).count();
     };
     const Clock::time_point start = Clock::now();
     if (limits.max_elements > 0 || limits.max_nesting_depth > 0 || limits.max_attributes_per_element > 0) {
         const MarkupEstimate estimate = known_estimate != nullptr ? *known_estimate : estimate_markup(utf8);
-        if (limits.max_attributes_per_element > 0 && estimate.max_attributes > limits.max_attributes_per_element) {
-            return Error{ErrorCode::too_many_attributes,
-                         "an element has " + std::to_string(estimate.max_attributes) + " attributes, limit " +
-                             std::to_string(limits.max_attributes_per_element)};
-        }
-        if (limits.max_elements > 0 && estimate.elements > limits.max_elements) {
-            return Error{ErrorCode::too_many_elements,
-                         "found about " + std::to_string(estimate.elements) + " elements, limit " +
-                             std::to_string(limits.max_elements)};
-        }
-        if (limits.max_nesting_depth > 0 && estimate.max_depth > limits.max_nesting_depth) {
-            return Error{ErrorCode::too_deep, "elements nest about " + std::to_string(estimate.max_depth) +
-                                                  " deep, limit " + std::to_string(limits.max_nesting_depth)};
+        if (Result<bool> within = check_markup_budgets(estimate, limits); !within.ok()) {
+            return std::move(within).error();
         }
     }
 
-    Document doc;
-    Arena& arena = doc.arena();
+    auto heap = std::make_unique<GumboHeap>();
+    heap->max_bytes = limits.max_parse_bytes;
+    heap->deadline = limits.deadline;
     GumboOptions options = kGumboDefaultOptions;
     options.allocator = &arena_allocate;
     options.deallocator = &arena_deallocate;
-    options.userdata = &arena;
+    options.userdata = heap.get();
     options.max_errors = 0;  // pith never reads parse errors; don't record them
-    GumboOutput* output = gumbo_parse_with_options(&options, utf8.data(), utf8.size());
+    GumboOutput* output = run_gumbo(*heap, options, utf8);
+    if (output == nullptr && heap->stopped_by == ErrorCode::too_much_memory) {
+        return Error{ErrorCode::too_much_memory, "the parse needed more than " + std::to_string(heap->max_bytes) +
+                                                     " bytes, the share of the memory budget its estimate allowed"};
+    }
+    if (output == nullptr && heap->stopped_by == ErrorCode::deadline_exceeded) {
+        return Error{ErrorCode::deadline_exceeded, "deadline passed while parsing"};
+    }
+    Document doc;
+    Arena& arena = doc.arena();
     if (output == nullptr || output->document == nullptr) {
         return Error{ErrorCode::parse_failed, "the HTML parser returned no document"};
     }
@@ -166,7 +225,7 @@ Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits, Pa
     if (gdoc.has_doctype) {
         Node* doctype = arena.make<Node>();
         doctype->kind = NodeKind::doctype;
-        doctype->name = gdoc.name;
+        doctype->name = arena.copy(gdoc.name);
         append_child(root, doctype);
     }
     std::vector<std::pair<const GumboNode*, Node*>> stack;
@@ -180,6 +239,9 @@ Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits, Pa
         stack.pop_back();
         Node* n = convert_one(g, arena);
         element_count += static_cast<std::size_t>(n->kind == NodeKind::element);
+        if ((element_count & 0xFFFFU) == 0 && n->kind == NodeKind::element && Clock::now() >= limits.deadline) {
+            return Error{ErrorCode::deadline_exceeded, "deadline passed while building the document"};
+        }
         append_child(parent, n);
         if (const GumboVector* kids = children_of(g)) {
             for (unsigned i = kids->length; i > 0; --i) {

@@ -269,6 +269,7 @@ MarkupEstimate scan(std::string_view html, std::vector<TextRange>* ranges) noexc
                 if (end == npos) {
                     break;  // the comment runs to the end of input
                 }
+                ++estimate.comments;
                 at = end + 1;
                 continue;
             }
@@ -282,6 +283,7 @@ MarkupEstimate scan(std::string_view html, std::vector<TextRange>* ranges) noexc
             if (end == npos) {
                 break;
             }
+            ++estimate.comments;
             at = end + 1;
             continue;
         }
@@ -290,6 +292,7 @@ MarkupEstimate scan(std::string_view html, std::vector<TextRange>* ranges) noexc
             if (end == npos) {
                 break;
             }
+            ++estimate.comments;
             at = end + 1;
             continue;
         }
@@ -302,6 +305,7 @@ MarkupEstimate scan(std::string_view html, std::vector<TextRange>* ranges) noexc
                 if (end == npos) {
                     break;
                 }
+                ++estimate.comments;
                 at = end + 1;
             } else {
                 at += 1;  // a '<' that starts no tag is text
@@ -323,6 +327,7 @@ MarkupEstimate scan(std::string_view html, std::vector<TextRange>* ranges) noexc
         }
         at = tag.end + 1;
         estimate.max_attributes = std::max(estimate.max_attributes, tag.attributes);
+        estimate.attributes += closing ? 0 : tag.attributes;
         const bool adds_depth = std::none_of(std::begin(kAddNoDepth), std::end(kAddNoDepth), named);
         if (closing) {
             depth -= adds_depth && depth > 0 ? 1 : 0;

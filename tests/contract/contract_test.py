@@ -897,6 +897,10 @@ def case_main(binary, options_schema):
         r = http_request(port, "POST", "/extract", HTML, crowded)
         CONTRACT.check(r, "/extract", "POST", 422, "too_many_attributes", label="600 attributes on one element")
         save("too_many_attributes", r)
+        tags = "<i>x</i>" * 1500
+        r = http_request(port, "POST", "/extract?max_memory_bytes=1048576", HTML, tags)
+        CONTRACT.check(r, "/extract", "POST", 422, "too_much_memory", label="max_memory_bytes=1 MiB, 1,500 elements")
+        save("too_much_memory", r)
 
         REPORT.case("404, 405 with Allow, 431, 400 bad_request")
         r = http_request(port, "GET", "/nope")
@@ -1020,7 +1024,7 @@ def case_json_options(port, options_schema, page, url):
                   f"{label}: the message names {bad!r}", repr(body))
     # JSON values must have the option's own JSON type; each value below is in range, only its type is wrong.
     in_range = {"max_elements": 5000, "max_depth": 100, "char_threshold": 500, "n_top_candidates": 5,
-                "timeout_ms": 5000}
+                "timeout_ms": 5000, "max_memory_bytes": 64 * 1024 * 1024}
     saved = False
     for name, schema in options_schema["properties"].items():
         kind = [t for t in schema["type"] if t != "null"][0]

@@ -73,13 +73,21 @@ TEST(HostileInput, RefusesFiftyMegabytePageByDefaultWithAClearError) {
     EXPECT_NE(article.error->message.find(std::to_string(html.size())), std::string::npos) << article.error->message;
 }
 
+// Options with the memory budget lifted: the tests that time the pipeline on
+// pages larger than the default budget admits.
+ExtractOptions unlimited_memory() {
+    ExtractOptions options;
+    options.max_memory_bytes = 0;
+    return options;
+}
+
 TEST(HostileInput, ExtractsPageAtTheDefaultByteLimitWithinFiveSeconds) {
     // A paragraph is about 113 bytes; 120 leaves room for the wrapper.
     std::string html = paragraphs(16U * 1024U * 1024U / 120U);
     ASSERT_LE(html.size(), ExtractOptions{}.max_input_bytes);
     ASSERT_GT(html.size(), 15U * 1024U * 1024U);
     const auto start = Clock::now();
-    const Article article = extract(html);
+    const Article article = extract(html, unlimited_memory());
     const double elapsed = seconds_since(start);
     EXPECT_LT(elapsed, 5.0 * test::kTimeScale) << html.size() << " bytes took " << elapsed << " s";
     EXPECT_EQ(article.status, Status::ok);
@@ -91,7 +99,7 @@ TEST(HostileInput, ExtractsFiftyMegabytePageWhenTheLimitIsRaised) {
     // is loose (the parse alone takes seconds here) but catches any walk that
     // is quadratic in the page size.
     const std::string html = paragraphs(50U * 1024U * 1024U / 100U);
-    ExtractOptions options;
+    ExtractOptions options = unlimited_memory();
     options.max_input_bytes = 64U * 1024U * 1024U;
     const auto start = Clock::now();
     const Article article = extract(html, options);
@@ -170,7 +178,7 @@ TEST(HostileInput, ManyAttributesWithinTheBudgetStayFast) {
     }
     html += "</p></body></html>";
     const auto start = Clock::now();
-    const Article article = extract(html);
+    const Article article = extract(html, unlimited_memory());
     const double elapsed = seconds_since(start);
     EXPECT_LT(elapsed, 10.0 * test::kTimeScale) << elapsed << " s";
     EXPECT_NE(article.status, Status::budget_exceeded);
@@ -183,11 +191,22 @@ TEST(HostileInput, AMillionTinyElementsEndWithAResult) {
     }
     html += "</body></html>";
     const auto start = Clock::now();
-    const Article article = extract(html);
+    const Article article = extract(html, unlimited_memory());
     const double elapsed = seconds_since(start);
     EXPECT_LT(elapsed, 10.0 * test::kTimeScale) << elapsed << " s";
     EXPECT_EQ(article.status, Status::no_content);
     EXPECT_FALSE(article.error.has_value());
+
+    // By default the page is refused before the parse: it would need far more
+    // than the 256 MiB budget.
+    const auto refused_start = Clock::now();
+    const Article refused = extract(html);
+    EXPECT_LT(seconds_since(refused_start), 0.5 * test::kTimeScale);
+    EXPECT_EQ(refused.status, Status::budget_exceeded);
+    ASSERT_TRUE(refused.error.has_value());
+    EXPECT_EQ(refused.error->code, ErrorCode::too_much_memory);
+    EXPECT_NE(refused.error->message.find("1000002 elements"), std::string::npos) << refused.error->message;
+    EXPECT_NE(refused.error->message.find("limit 256 MiB"), std::string::npos) << refused.error->message;
 }
 
 TEST(HostileInput, ATableOfTenThousandRowsAndAHundredColumns) {
@@ -201,7 +220,7 @@ TEST(HostileInput, ATableOfTenThousandRowsAndAHundredColumns) {
     }
     html += "</table></body></html>";
     const auto start = Clock::now();
-    const Article article = extract(html);
+    const Article article = extract(html, unlimited_memory());
     const double elapsed = seconds_since(start);
     EXPECT_LT(elapsed, 10.0 * test::kTimeScale) << elapsed << " s";
     EXPECT_EQ(article.status, Status::ok);

@@ -35,7 +35,8 @@ struct Fixture {
     pith::config::ServerConfig config;
     pith::server::Metrics metrics;
     pith::server::WorkerPool pool{0, 1};  // no threads: handle() is never called
-    pith::server::Service service{config, metrics, pool, nullptr};
+    pith::server::MemoryBudget memory{std::size_t{1} << 30U};
+    pith::server::Service service{config, metrics, pool, memory, nullptr};
 };
 
 }  // namespace
@@ -63,8 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (parsed->html.size() <= 64U * 1024U) {
         parsed->options.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-        const pith::extract::Article article = pith::extract::extract(parsed->html, parsed->options);
-        (void)pith::server::article_body(article, *parsed, head.request_id);
+        pith::extract::Article article = pith::extract::extract(parsed->html, parsed->options);
+        (void)pith::server::article_body(std::move(article), *parsed, head.request_id);
     }
     return 0;
 }

@@ -31,5 +31,8 @@ struct JsonOptions {
 // are passed through as they are, so dump() them with error_handler_t::replace
 // if they may hold invalid UTF-8.
 [[nodiscard]] nlohmann::json to_json(const Article& article, const JsonOptions& options = {});
+// The same, moving the article's content and text into the JSON instead of
+// copying them: on a large page they are most of the answer's memory.
+[[nodiscard]] nlohmann::json to_json(Article&& article, const JsonOptions& options = {});
 
 }  // namespace pith::extract

@@ -7,6 +7,7 @@
 // are independent.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -124,6 +125,10 @@ public:
     // Frees every block but the first, which is kept for reuse.
     void reset() noexcept;
     [[nodiscard]] std::size_t bytes_reserved() const noexcept { return reserved_; }
+    // Bytes handed out, give or take the unused tails of full blocks.
+    [[nodiscard]] std::size_t bytes_used() const noexcept {
+        return reserved_ - static_cast<std::size_t>(end_ - cursor_);
+    }
 
 private:
     struct Block;
@@ -191,6 +196,12 @@ struct ParseLimits {
     // 0 = unlimited; checked before parsing. gumbo compares each attribute
     // with every earlier one of its element, so the cost is quadratic in it.
     std::size_t max_attributes_per_element = 0;
+    // 0 = unlimited. gumbo's own heap may not grow past this: the parse stops
+    // with too_much_memory. It guards what no estimate can see coming, such as
+    // the formatting elements the tree builder reconstructs on its own.
+    std::size_t max_parse_bytes = 0;
+    // The parse and the DOM build stop with deadline_exceeded once it passes.
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 // Where parse_html spent its time.
@@ -203,7 +214,7 @@ struct MarkupEstimate;
 
 // Parses UTF-8 HTML (the caller decodes first) into a Document.
 // Errors: too_many_elements, too_deep, too_many_attributes (all before gumbo
-// runs), parse_failed. `known_estimate`, when the caller has one for the same
+// runs), too_much_memory and deadline_exceeded (gumbo stopped), parse_failed. `known_estimate`, when the caller has one for the same
 // tags, spares the scan the budgets need.
 [[nodiscard]] Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits = {},
                                           ParseTimings* timings = nullptr,
@@ -216,8 +227,13 @@ struct MarkupEstimate {
     std::size_t elements = 0;
     std::size_t max_depth = 0;
     std::size_t max_attributes = 0;  // the most attributes on one tag
+    std::size_t attributes = 0;      // on all start tags
+    std::size_t comments = 0;        // comments, bogus ones and doctypes included
 };
 [[nodiscard]] MarkupEstimate estimate_markup(std::string_view html) noexcept;
+// The budgets parse_html checks on an estimate before gumbo runs: errors
+// too_many_attributes, too_many_elements, too_deep, in that order.
+[[nodiscard]] Result<bool> check_markup_budgets(const MarkupEstimate& estimate, const ParseLimits& limits);
 
 // HTML5 serialisation (void elements, escaping, raw-text elements).
 [[nodiscard]] std::string inner_html(const Node* node);

@@ -8,12 +8,14 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "pith/dom.hpp"
 #include "pith/result.hpp"
 
 namespace pith::extract {
@@ -43,6 +45,26 @@ enum class PassFlags : std::uint8_t {
 
 class ContentScorer;
 
+// What extract() expects one document to cost, from the scan of its tags that
+// runs before the parse. The coefficients are measured (cost.cpp says how):
+// memory_bytes is an upper bound of the peak working memory over every shape
+// of page tried, time a typical figure on one core.
+struct CostEstimate {
+    std::size_t input_bytes = 0;   // the page as given
+    std::size_t markup_bytes = 0;  // what gumbo parses: decoded, script and style text cut
+    std::size_t elements = 0;      // start tags
+    std::size_t attributes = 0;    // on all start tags
+    std::size_t comments = 0;      // comment nodes the parser will make
+    std::size_t memory_bytes = 0;  // peak working memory, the page's own bytes included
+    std::size_t parse_bytes = 0;   // gumbo's share of memory_bytes, enforced as a cap on its heap
+    std::chrono::microseconds time{0};
+};
+
+// The cost of extracting a page of `input_bytes` whose decoded markup has
+// `markup_bytes` and the tags `estimate` counts.
+[[nodiscard]] CostEstimate estimate_cost(std::size_t input_bytes, std::size_t markup_bytes,
+                                         std::size_t decoded_copy_bytes, const dom::MarkupEstimate& estimate);
+
 struct ExtractOptions {
     std::string url;      // document URL: base for relative links ("" keeps them relative)
     std::string charset;  // charset declared by the caller (HTTP Content-Type), may be ""
@@ -56,6 +78,11 @@ struct ExtractOptions {
     // keeps gumbo's pairwise duplicate check near a second on a 16 MiB page of
     // attributes (100,000 on one element took 24 s here).
     std::size_t max_attributes_per_element = 512;
+    // Refused before parsing when the estimated working memory is larger
+    // (too_much_memory), and gumbo is stopped if it outgrows its share; 0 =
+    // unlimited. 256 MiB: over 30 times what the largest page of either corpus
+    // is estimated to need.
+    std::size_t max_memory_bytes = 256U * 1024U * 1024U;
     std::size_t char_threshold = 500;      // Readability DEFAULT_CHAR_THRESHOLD
     std::size_t n_top_candidates = 5;      // Readability DEFAULT_N_TOP_CANDIDATES
     PassFlags flags = PassFlags::all;      // flags of the first pass
@@ -65,10 +92,16 @@ struct ExtractOptions {
     bool disable_json_ld = false;
     double link_density_modifier = 0.0;    // Readability linkDensityModifier
     const ContentScorer* scorer = nullptr;  // nullptr = readability_scorer() (see scorer.hpp)
-    // When the work must end. Checked between stages and before each pass (a
-    // running parse or pass is not interrupted); past it, the result is a
-    // budget_exceeded Article with error deadline_exceeded. Default: none.
+    // When the work must end. Work whose estimated time does not fit before it
+    // is refused; the parse and the DOM build are stopped when it passes, and
+    // it is checked between stages, before each pass and within the candidate
+    // walk. Past it, the result is a budget_exceeded Article with error
+    // deadline_exceeded. Default: none.
     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+    // Called once the cost is known and before the parse, on the calling
+    // thread: a server reserves the memory here. An Error refuses the work; it
+    // becomes the result's error, with status budget_exceeded.
+    std::function<std::optional<Error>(const CostEstimate&)> admit;
 };
 
 // Checks option ranges. Errors: invalid_argument naming the option.
@@ -131,6 +164,7 @@ struct Article {
     std::string charset;       // the charset the input was decoded from
     std::vector<PassDiagnostics> passes;
     StageTimings timings;
+    std::optional<CostEstimate> cost;  // once the tags were scanned
 };
 
 // Extracts the article from raw HTML bytes (any charset). Never throws on bad

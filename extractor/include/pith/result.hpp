@@ -20,6 +20,7 @@ enum class ErrorCode {
     too_many_elements,         // element count over max_elements, refused before extraction
     too_deep,                  // nesting estimate over max_nesting_depth, refused before parsing
     too_many_attributes,       // an element over max_attributes_per_element, refused before parsing
+    too_much_memory,           // estimated or actual working memory over max_memory_bytes
     deadline_exceeded,         // the request's deadline passed before the work finished
     parse_failed,              // the HTML parser returned no document
     io_error,                  // a file or stream could not be read
@@ -57,6 +58,7 @@ inline constexpr ErrorCode kAllErrorCodes[] = {
     ErrorCode::too_many_elements,
     ErrorCode::too_deep,
     ErrorCode::too_many_attributes,
+    ErrorCode::too_much_memory,
     ErrorCode::deadline_exceeded,
     ErrorCode::parse_failed,
     ErrorCode::io_error,
@@ -93,6 +95,7 @@ inline constexpr ErrorCode kAllErrorCodes[] = {
     case ErrorCode::too_many_elements: return "too_many_elements";
     case ErrorCode::too_deep: return "too_deep";
     case ErrorCode::too_many_attributes: return "too_many_attributes";
+    case ErrorCode::too_much_memory: return "too_much_memory";
     case ErrorCode::deadline_exceeded: return "deadline_exceeded";
     case ErrorCode::parse_failed: return "parse_failed";
     case ErrorCode::io_error: return "io_error";

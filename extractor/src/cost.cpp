@@ -1,0 +1,70 @@
+// The cost model behind the memory and time budgets. Each coefficient is a
+// measurement, not a guess: bench/cost_model.py runs `pith extract` on pages of
+// many shapes (tiny inline elements, <br> runs, entities, tables, attributes,
+// one huge text node, deep and wide <div> trees, real pages of both corpora)
+// and reports each page's peak resident memory and time against the estimate
+// made here; tests/extractor/cost_test.cpp holds the bound on those shapes.
+//
+// Memory, by phase (pith's DOM node is 112 bytes; gumbo's about 150 with its
+// child vector):
+//  - the parse: gumbo's tree and pith's DOM built from it are alive together;
+//  - the passes: the prepared DOM, the running pass's copy and the longest
+//    short attempt (three trees of nodes; text is shared, attribute arrays are
+//    not), plus the article's HTML and text;
+//  - the page's own bytes and any decoded or cut copy of them live throughout.
+// The figures per element count the text node that usually follows it.
+#include "pith/extract.hpp"
+
+#include <algorithm>
+
+namespace pith::extract {
+
+namespace {
+
+struct Coefficients {
+    double per_element = 0;
+    double per_attribute = 0;
+    double per_comment = 0;
+    double per_markup_byte = 0;
+};
+
+// Working memory at the peak, bytes per unit: gumbo's tree and pith's DOM
+// while one is copied into the other, or pith's DOM and two pass copies with
+// the answer's strings, whichever is larger. An element's figure counts the
+// text node that usually follows it and the element a table implies.
+constexpr Coefficients kMemory{680.0, 165.0, 250.0, 12.0};
+// gumbo's heap alone; the parse is stopped past it (a guard against the
+// elements the tree builder makes on its own, which no scan counts).
+constexpr Coefficients kParse{420.0, 190.0, 175.0, 6.0};
+// Time in nanoseconds per unit on one core of the build machine: a typical
+// figure, not a bound, so only work that clearly cannot finish is refused.
+constexpr Coefficients kTimeNanos{1500.0, 250.0, 300.0, 50.0};
+// The DOM arena's first block, the tag tables, small strings.
+constexpr std::size_t kFixedBytes = 1U << 20U;
+
+double apply(const Coefficients& c, std::size_t markup_bytes, const dom::MarkupEstimate& estimate) {
+    return c.per_element * static_cast<double>(estimate.elements) +
+           c.per_attribute * static_cast<double>(estimate.attributes) +
+           c.per_comment * static_cast<double>(estimate.comments) +
+           c.per_markup_byte * static_cast<double>(markup_bytes);
+}
+
+}  // namespace
+
+CostEstimate estimate_cost(std::size_t input_bytes, std::size_t markup_bytes, std::size_t decoded_copy_bytes,
+                           const dom::MarkupEstimate& estimate) {
+    CostEstimate cost;
+    cost.input_bytes = input_bytes;
+    cost.markup_bytes = markup_bytes;
+    cost.elements = estimate.elements;
+    cost.attributes = estimate.attributes;
+    cost.comments = estimate.comments;
+    cost.memory_bytes = input_bytes + decoded_copy_bytes +
+                        static_cast<std::size_t>(apply(kMemory, markup_bytes, estimate)) + kFixedBytes;
+    cost.parse_bytes = static_cast<std::size_t>(apply(kParse, markup_bytes, estimate)) + kFixedBytes;
+    cost.time = std::chrono::microseconds(
+        static_cast<std::int64_t>(apply(kTimeNanos, markup_bytes, estimate) / 1000.0));
+    return cost;
+}
+
+}  // namespace pith::extract
