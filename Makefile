@@ -50,11 +50,12 @@ export ASAN_OPTIONS ?= detect_leaks=1:strict_string_checks=1:check_initializatio
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS ?= halt_on_error=1:second_deadlock_stack=1
 
-# Every test but the benchmarks (they time an uninstrumented build), plus the fuzz runs.
+# Every test but the benchmarks and the memory bounds (they measure an uninstrumented
+# build), plus the fuzz runs.
 test-asan: deps
 	cmake -S . -B $(ASAN_DIR) $(SANITIZED_CMAKE) -DPITH_SANITIZE=address,undefined -DPITH_BUILD_FUZZERS=ON
 	cmake --build $(ASAN_DIR) -j $(JOBS)
-	cd $(ASAN_DIR) && ctest --output-on-failure -j $(JOBS) -LE bench
+	cd $(ASAN_DIR) && ctest --output-on-failure -j $(JOBS) -LE 'bench|memory'
 
 # The threads live in the server: pithd, its worker pool and its fetcher.
 test-tsan: deps
