@@ -10,8 +10,15 @@
 // the requests pithd had read but not answered when it stopped (its own
 // count, from its "stopped" log line), which must be zero.
 //
+// With --hostile 1, every fourth request is one of issue 11's hostile pages
+// (tests/support/hostile_pages.hpp, up to 16 MiB each) instead of a corpus
+// page: answers may then also be 422 (a page's budget) and 504 (its
+// deadline), every 504 must come within the deadline plus 0.5 s, and corpus
+// pages must still be served. --max-peak-mb checks pithd's peak resident
+// memory (VmHWM) at the end.
+//
 // Usage: pith_bench_soak [--seconds N] [--workers N] [--queue N] [--clients N] [--warmup-seconds N]
-//                        [--smoke 1]
+//                        [--smoke 1] [--hostile 1] [--memory-budget-bytes N] [--max-peak-mb N]
 // --smoke 1 is the short CI run: every check but memory growth, which means
 // nothing over seconds (allocators are still warming up).
 // Exit status: 0 when every check passes, 1 when one fails, 2 setup errors.
@@ -31,6 +38,7 @@
 #include <vector>
 
 #include "corpus.hpp"
+#include "hostile_pages.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -47,7 +55,13 @@ struct Options {
     int queue = 8;
     int clients = 0;  // 0: 2 x (workers + queue)
     bool smoke = false;
+    bool hostile = false;
+    long long memory_budget_bytes = 0;  // 0: pithd's default
+    int max_peak_mb = 0;                // 0: not checked
 };
+
+// pithd's request deadline (limits.request_timeout_ms, its default).
+constexpr double kDeadlineMs = 10'000;
 
 std::string read_bytes(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -56,11 +70,12 @@ std::string read_bytes(const fs::path& path) {
     return bytes.str();
 }
 
-double rss_mb(pid_t pid) {
+// A field of /proc/PID/status in MB: "VmRSS" now, "VmHWM" the peak.
+double status_mb(pid_t pid, std::string_view field) {
     std::ifstream status("/proc/" + std::to_string(pid) + "/status");
     for (std::string line; std::getline(status, line);) {
-        if (line.starts_with("VmRSS:")) {
-            return std::atof(line.c_str() + 6) / 1024.0;
+        if (line.starts_with(field) && line.size() > field.size() && line[field.size()] == ':') {
+            return std::atof(line.c_str() + field.size() + 1) / 1024.0;
         }
     }
     return 0.0;
@@ -73,6 +88,9 @@ struct Tally {
     std::map<std::string, std::uint64_t> failures;  // by kind, before SIGTERM
     std::uint64_t unanswered_at_shutdown = 0;       // connection closed at shutdown before an answer
     std::vector<double> latencies_ms;
+    std::uint64_t corpus_served = 0;    // 200s for corpus pages
+    std::uint64_t late_504 = 0;         // 504s later than the deadline plus 0.5 s
+    double slowest_504_ms = 0;
 };
 
 }  // namespace
@@ -94,9 +112,16 @@ int main(int argc, char** argv) {
             options.clients = value;
         } else if (flag == "--smoke") {
             options.smoke = value != 0;
+        } else if (flag == "--hostile") {
+            options.hostile = value != 0;
+        } else if (flag == "--memory-budget-bytes") {
+            options.memory_budget_bytes = std::atoll(argv[i + 1]);
+        } else if (flag == "--max-peak-mb") {
+            options.max_peak_mb = value;
         } else {
             std::fprintf(stderr, "usage: pith_bench_soak [--seconds N] [--warmup-seconds N] [--workers N] "
-                                 "[--queue N] [--clients N]\n");
+                                 "[--queue N] [--clients N] [--smoke 1] [--hostile 1] [--memory-budget-bytes N] "
+                                 "[--max-peak-mb N]\n");
             return 2;
         }
     }
@@ -119,13 +144,27 @@ int main(int argc, char** argv) {
             }
         }
     }
-    std::printf("command: pith_bench_soak --seconds %d --workers %d --queue %d --clients %d (warm-up %d s)\n",
-                options.seconds, options.workers, options.queue, options.clients, options.warmup_seconds);
-    std::printf("pages: %zu corpus pages, POST /extract?format=text, raw HTML, keep-alive\n", pages.size());
+    std::vector<std::string> hostile_pages;
+    if (options.hostile) {
+        for (const pith::test::HostilePage& hostile : pith::test::hostile_pages()) {
+            hostile_pages.push_back(pith::test::hostile_page_text(hostile));
+        }
+    }
+    std::printf("command: pith_bench_soak --seconds %d --workers %d --queue %d --clients %d --hostile %d "
+                "--memory-budget-bytes %lld (warm-up %d s)\n",
+                options.seconds, options.workers, options.queue, options.clients, options.hostile ? 1 : 0,
+                options.memory_budget_bytes, options.warmup_seconds);
+    std::printf("pages: %zu corpus pages%s, POST /extract?format=text, raw HTML, keep-alive\n", pages.size(),
+                options.hostile ? ", every fourth request one of 8 hostile pages" : "");
 
-    pith::test::PithdProcess pithd({"--listen", "127.0.0.1:0", "--workers", std::to_string(options.workers),
-                                    "--queue-capacity", std::to_string(options.queue), "--log-access-log=false",
-                                    "--max-connections", std::to_string(options.clients * 4)});
+    std::vector<std::string> pithd_args = {"--listen", "127.0.0.1:0", "--workers", std::to_string(options.workers),
+                                           "--queue-capacity", std::to_string(options.queue),
+                                           "--log-access-log=false", "--max-connections",
+                                           std::to_string(options.clients * 4)};
+    if (options.memory_budget_bytes > 0) {
+        pithd_args.insert(pithd_args.end(), {"--memory-budget-bytes", std::to_string(options.memory_budget_bytes)});
+    }
+    pith::test::PithdProcess pithd(pithd_args);
     if (pithd.port() == 0) {
         std::fprintf(stderr, "pithd did not start:\n%s\n", pithd.log().c_str());
         return 2;
@@ -150,7 +189,10 @@ int main(int argc, char** argv) {
                     continue;
                 }
             }
-            const std::string& page = pages[next_page++ % pages.size()];
+            const std::size_t turn = next_page++;
+            const bool hostile = !hostile_pages.empty() && turn % 4 == 3;
+            const std::string& page =
+                hostile ? hostile_pages[(turn / 4) % hostile_pages.size()] : pages[turn % pages.size()];
             const auto start = Clock::now();
             const bool sent =
                 connection->send_all(pith::test::build_request("POST", "/extract?format=text", headers, page, true),
@@ -166,6 +208,11 @@ int main(int argc, char** argv) {
             if (answer.ok()) {
                 ++tally.statuses[answer.status];
                 tally.latencies_ms.push_back(ms);
+                tally.corpus_served += !hostile && answer.status == 200 ? 1 : 0;
+                if (answer.status == 504) {
+                    tally.late_504 += ms > kDeadlineMs + 500 ? 1 : 0;
+                    tally.slowest_504_ms = std::max(tally.slowest_504_ms, ms);
+                }
                 if (answer.header("connection") == "close") {
                     connection.reset();
                 }
@@ -188,8 +235,10 @@ int main(int argc, char** argv) {
     }
     while (Clock::now() - begin < std::chrono::seconds(options.seconds)) {
         std::this_thread::sleep_for(std::chrono::seconds(1));
-        rss_samples.emplace_back(std::chrono::duration<double>(Clock::now() - begin).count(), rss_mb(pithd.pid()));
+        rss_samples.emplace_back(std::chrono::duration<double>(Clock::now() - begin).count(),
+                                 status_mb(pithd.pid(), "VmRSS"));
     }
+    const double peak_mb = status_mb(pithd.pid(), "VmHWM");
     shutting_down = true;
     pithd.signal(SIGTERM);
     for (std::thread& t : clients) {
@@ -249,22 +298,33 @@ int main(int argc, char** argv) {
     for (const auto& [kind, n] : tally.failures) {
         std::printf(" [%s: %llu]", kind.c_str(), static_cast<unsigned long long>(n));
     }
-    std::printf("\npithd RSS: after warm-up (%d s) %.1f MB, middle %.1f MB, end %.1f MB, peak %.1f MB; "
-                "growth after warm-up %+.1f%%\n",
-                options.warmup_seconds, rss_warm, rss_middle, rss_end, rss_peak, growth);
+    std::printf("\npithd RSS: after warm-up (%d s) %.1f MB, middle %.1f MB, end %.1f MB, peak sampled %.1f MB, "
+                "peak (VmHWM) %.1f MB; growth after warm-up %+.1f%%\n",
+                options.warmup_seconds, rss_warm, rss_middle, rss_end, rss_peak, peak_mb, growth);
+    std::printf("corpus pages answered 200: %llu; 504s: slowest %.0f ms, later than the deadline + 0.5 s: %llu\n",
+                static_cast<unsigned long long>(tally.corpus_served), tally.slowest_504_ms,
+                static_cast<unsigned long long>(tally.late_504));
     std::printf("shutdown: exit status %d; requests read but unanswered at stop (pithd's count): %ld; "
                 "client requests cut off unread by the drain: %llu\n",
                 exit_status.value_or(-1), lost, static_cast<unsigned long long>(tally.unanswered_at_shutdown));
 
     std::uint64_t other_statuses = 0;
     for (const auto& [status, n] : tally.statuses) {
-        other_statuses += status == 200 || status == 503 ? 0 : n;
+        const bool expected =
+            status == 200 || status == 503 || (options.hostile && (status == 422 || status == 504));
+        other_statuses += expected ? 0 : n;
     }
+    const std::string peak_check = "pithd's peak resident memory at most " + std::to_string(options.max_peak_mb) + " MB";
     const struct {
         const char* what;
         bool ok;
     } checks[] = {
-        {"answers other than 200 and 503: none", other_statuses == 0},
+        {options.hostile ? "answers other than 200, 422, 503 and 504: none" : "answers other than 200 and 503: none",
+         other_statuses == 0},
+        {"every 504 within the deadline plus 0.5 s", tally.late_504 == 0},
+        {"corpus pages still served", tally.corpus_served > 0},
+        {options.max_peak_mb > 0 ? peak_check.c_str() : "peak resident memory (no bound given)",
+         options.max_peak_mb == 0 || peak_mb <= options.max_peak_mb},
         {"failures before SIGTERM: none", tally.failures.empty()},
         {options.smoke ? "resident memory growth (not checked in a smoke run)"
                        : "resident memory after warm-up grows less than 5%",

@@ -227,6 +227,63 @@ TEST(HostileInput, ATableOfTenThousandRowsAndAHundredColumns) {
     EXPECT_GE(article.length, 1000000U);
 }
 
+// 1,000 distinct open formatting elements, then paragraphs: gumbo's tree
+// builder reconstructs all of them in each paragraph, so 1.6 MB would grow to
+// some 200 million elements. No tag count can see it coming.
+std::string reconstruction_page() {
+    std::string html = "<html><body><p>";
+    for (int i = 0; i < 1000; ++i) {
+        html += "<b id=" + std::to_string(i) + ">";
+    }
+    html += "</p>";
+    for (int i = 0; i < 200000; ++i) {
+        html += "<p>x</p>";
+    }
+    return html;
+}
+
+TEST(HostileInput, TheParsersOwnElementsAreStoppedAtTheParseShareOfTheBudget) {
+    const std::string html = reconstruction_page();
+    const auto start = Clock::now();
+    const Article article = extract(html);
+    EXPECT_LT(seconds_since(start), 3.0 * test::kTimeScale);
+    EXPECT_EQ(article.status, Status::budget_exceeded);
+    ASSERT_TRUE(article.error.has_value());
+    EXPECT_EQ(article.error->code, ErrorCode::too_much_memory);
+    EXPECT_NE(article.error->message.find("the parse needed more than"), std::string::npos) << article.error->message;
+    ASSERT_TRUE(article.cost.has_value());
+    EXPECT_LT(article.cost->memory_bytes, ExtractOptions{}.max_memory_bytes) << "the estimate let it through";
+}
+
+TEST(HostileInput, AParseRunningAtTheDeadlineIsStopped) {
+    const std::string html = reconstruction_page();
+    ExtractOptions options = unlimited_memory();
+    options.deadline = Clock::now() + std::chrono::milliseconds(500);
+    const auto start = Clock::now();
+    const Article article = extract(html, options);
+    const double elapsed = seconds_since(start);
+    EXPECT_LT(elapsed, 0.5 + 0.5 * test::kTimeScale) << elapsed << " s";
+    EXPECT_EQ(article.status, Status::budget_exceeded);
+    ASSERT_TRUE(article.error.has_value());
+    EXPECT_EQ(article.error->code, ErrorCode::deadline_exceeded);
+    EXPECT_EQ(article.error->message, "deadline passed while parsing");
+}
+
+TEST(HostileInput, WorkThatCannotFinishBeforeTheDeadlineIsRefusedBeforeItStarts) {
+    std::string html = "<html><body>";
+    for (int i = 0; i < 300000; ++i) {
+        html += "<i>x</i>";
+    }
+    ExtractOptions options;
+    options.deadline = Clock::now() + std::chrono::milliseconds(20);
+    const auto start = Clock::now();
+    const Article article = extract(html, options);
+    EXPECT_LT(seconds_since(start), 0.2 * test::kTimeScale);
+    ASSERT_TRUE(article.error.has_value());
+    EXPECT_EQ(article.error->code, ErrorCode::deadline_exceeded);
+    EXPECT_NE(article.error->message.find("the page would take about"), std::string::npos) << article.error->message;
+}
+
 TEST(HostileInput, AHundredMegabyteTextNodeIsRefusedAtOnceByDefault) {
     const std::string html = "<html><body><p>" + std::string(100U << 20U, 'a') + "</p></body></html>";
     const auto start = Clock::now();

@@ -14,7 +14,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -22,6 +21,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "hostile_pages.hpp"
 
 #ifndef PITH_CLI_PATH
 #error "PITH_CLI_PATH must name the pith binary (set by tests/CMakeLists.txt)"
@@ -34,75 +35,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kMiB = 1024U * 1024U;
-constexpr std::size_t kPageLimit = 16U * kMiB;
 constexpr std::size_t kPeakLimit = 256U * kMiB;
-
-// The pages are written to their file piece by piece: the child's peak is
-// read with wait4(), and Linux counts in it the parent's resident memory at
-// the spawn, so the test itself never holds a page, and the two pages whose
-// answers are large (the parent reads them) come last.
-class PageWriter {
-public:
-    explicit PageWriter(const fs::path& path) : out_(path, std::ios::binary) {
-        write("<html><head><title>hostile</title></head><body>");
-    }
-    void write(std::string_view text) {
-        out_ << text;
-        bytes_ += text.size();
-    }
-    void repeat(std::string_view unit, std::size_t times) {
-        for (std::size_t i = 0; i < times; ++i) {
-            write(unit);
-        }
-    }
-    [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
-
-private:
-    std::ofstream out_;
-    std::size_t bytes_ = 0;
-};
-
-struct HostilePage {
-    std::string name;
-    std::function<void(PageWriter&)> write;
-};
-
-std::vector<HostilePage> hostile_pages() {
-    return {
-        {"two million tiny elements", [](PageWriter& w) { w.repeat("<i>x</i>", 2'000'000); }},
-        {"a million <br>", [](PageWriter& w) { w.repeat("<br>", 1'000'000); }},
-        {"100,000 nested inline elements",
-         [](PageWriter& w) {
-             w.repeat("<b>", 100'000);
-             w.write("x");
-         }},
-        {"200,000 small tables", [](PageWriter& w) { w.repeat("<table><tr><td>x</td></tr></table>", 200'000); }},
-        {"a million attributes over many elements",
-         [](PageWriter& w) { w.repeat("<p a0=v a1=v a2=v a3=v a4=v a5=v a6=v a7=v a8=v a9=v>y</p>", 100'000); }},
-        {"formatting elements the parser reconstructs",
-         [](PageWriter& w) {
-             w.write("<p>");
-             for (int i = 0; i < 1000; ++i) {
-                 w.write("<b id=" + std::to_string(i) + ">");
-             }
-             w.write("</p>");
-             w.repeat("<p>x</p>", 200'000);
-         }},
-        {"a million &amp;",
-         [](PageWriter& w) {
-             w.write("<p>");
-             w.repeat("&amp;", 1'000'000);
-             w.write("</p>");
-         }},
-        {"a 16 MB text node",
-         [](PageWriter& w) {
-             constexpr std::string_view kProse = "Plain words, commas and full stops. ";
-             w.write("<p>");
-             w.repeat(kProse, (kPageLimit - 200) / kProse.size());
-             w.write("</p>");
-         }},
-    };
-}
 
 struct ChildRun {
     int exit_code = -1;
@@ -142,15 +75,21 @@ ChildRun run_pith(const fs::path& page, const fs::path& out_path) {
 TEST(MemoryBounds, HostilePagesEndWithAResultOrAClearErrorWithinTheBudget) {
     const fs::path dir = fs::temp_directory_path() / ("pith-memory-bounds-" + std::to_string(::getpid()));
     fs::create_directories(dir);
-    for (const HostilePage& hostile : hostile_pages()) {
+    for (const pith::test::HostilePage& hostile : pith::test::hostile_pages()) {
+        // Streamed to the file: the child's peak is read with wait4(), and
+        // Linux counts in it the parent's resident memory at the spawn, so the
+        // test never holds a page, and the pages whose answers are large (the
+        // test reads them) come last.
         const fs::path page = dir / "page.html";
         std::size_t page_bytes = 0;
         {
-            PageWriter writer(page);
-            hostile.write(writer);
-            page_bytes = writer.bytes();
+            std::ofstream out(page, std::ios::binary);
+            hostile.write([&](std::string_view piece) {
+                out << piece;
+                page_bytes += piece.size();
+            });
         }
-        ASSERT_LE(page_bytes, kPageLimit) << hostile.name;
+        ASSERT_LE(page_bytes, pith::test::kHostilePageLimit) << hostile.name;
         const ChildRun run = run_pith(page, dir / "out.json");
         // 0: an article; 1: nothing extracted (no content or a budget refusal).
         EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1) << hostile.name << ": exit " << run.exit_code;

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "time_scale.hpp"
+
 #include "test_support.hpp"
 #include "time_scale.hpp"
 
@@ -399,6 +401,58 @@ TEST(Pithd, FullQueueIs503WithRetryAfterAtOnce) {
     EXPECT_GE(refused, 1) << "one worker and one queue slot cannot hold " << kClients << " slow requests";
     const PromParse metrics = scrape(pithd.port());
     EXPECT_EQ(metrics.sum("pithd_http_requests_total", {{"route", "/extract"}, {"code", "503"}}), refused);
+}
+
+TEST(Pithd, MemoryBudgetRefusesABodyItHasNoRoomForAt503) {
+    // 1 MiB of budget: a 2 MB body cannot be held; a small page still fits.
+    START_PITHD(pithd, args_with({"--memory-budget-bytes", "1048576", "--max-body-bytes", "4194304"}));
+    const HttpResult big = http_request(pithd.port(), "POST", "/extract", kHtml, std::string(2'000'000, 'a'));
+    EXPECT_EQ(big.status, 503U);
+    EXPECT_EQ(big.header("retry-after"), "1");
+    EXPECT_EQ(error_code_of(big), "overloaded");
+    EXPECT_NE(big.body.find("memory budget"), std::string::npos) << big.body;
+    const PromParse metrics = scrape(pithd.port());
+    EXPECT_EQ(metrics.sum("pithd_memory_refusals_total", {}), 1);
+    EXPECT_EQ(metrics.sum("pithd_memory_budget_bytes", {}), 1048576);
+    EXPECT_EQ(metrics.sum("pithd_memory_reserved_bytes", {}), 0) << "reservations outlived their requests";
+}
+
+TEST(Pithd, APageOverItsWorkingMemoryIs422TooMuchMemory) {
+    START_PITHD(pithd, args_with({}));
+    std::string page = "<html><body>";
+    for (int i = 0; i < 100000; ++i) {
+        page += "<i>x</i>";
+    }
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract?max_memory_bytes=16777216", kHtml, page);
+    EXPECT_EQ(r.status, 422U);
+    EXPECT_EQ(error_code_of(r), "too_much_memory");
+    const PromParse metrics = scrape(pithd.port());
+    EXPECT_EQ(metrics.sum("pithd_budget_exceeded_total", {{"budget", "memory"}}), 1);
+}
+
+TEST(Pithd, AParseRunningAtTheDeadlineIsStoppedAndAnswered504InTime) {
+    // The tree builder reconstructs 1,000 formatting elements in each of
+    // 200,000 paragraphs: hundreds of millions of elements from 1.6 MB. With
+    // the memory budget lifted only the deadline can stop it.
+    START_PITHD(pithd, args_with({"--workers", "1", "--extract-max-memory-bytes", "0"}));
+    std::string page = "<html><body><p>";
+    for (int i = 0; i < 1000; ++i) {
+        page += "<b id=" + std::to_string(i) + ">";
+    }
+    page += "</p>";
+    for (int i = 0; i < 200000; ++i) {
+        page += "<p>x</p>";
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract?timeout_ms=1500", kHtml, page);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.status, 504U) << r.body.substr(0, 300);
+    EXPECT_EQ(error_code_of(r), "deadline_exceeded");
+    EXPECT_LT(seconds, 2.0 * pith::test::kTimeScale) << "answered " << seconds << " s after a 1.5 s deadline";
+    // The worker was freed by the stop, not by the parse ending: a second
+    // request is answered at once.
+    const HttpResult next = http_request(pithd.port(), "POST", "/extract", kHtml, "<html><body><p>x</p></body></html>");
+    EXPECT_EQ(next.status, 200U);
 }
 
 TEST(Pithd, BearerTokenGuardsExtractOnly) {

@@ -1,0 +1,90 @@
+// The hostile pages of issue 11, each at most 16 MiB: shapes that cost the
+// parser and the pipeline far more per byte than real pages do. Each page is
+// written piece by piece through `emit`, so a caller can stream it to a file
+// without holding it. Shared by the CLI memory test and the soak bench.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith::test {
+
+inline constexpr std::size_t kHostilePageLimit = 16U * 1024U * 1024U;
+
+using Emit = std::function<void(std::string_view)>;
+
+struct HostilePage {
+    std::string name;
+    std::function<void(const Emit&)> write;  // the whole page, <html> to the end
+};
+
+namespace detail {
+
+inline void repeat(const Emit& emit, std::string_view unit, std::size_t times) {
+    for (std::size_t i = 0; i < times; ++i) {
+        emit(unit);
+    }
+}
+
+inline HostilePage page(std::string name, std::function<void(const Emit&)> body) {
+    return {std::move(name), [body = std::move(body)](const Emit& emit) {
+                emit("<html><head><title>hostile</title></head><body>");
+                body(emit);
+            }};
+}
+
+}  // namespace detail
+
+// In the order the CLI test runs them: the two whose answers are large last.
+inline std::vector<HostilePage> hostile_pages() {
+    using detail::page;
+    using detail::repeat;
+    return {
+        page("two million tiny elements", [](const Emit& e) { repeat(e, "<i>x</i>", 2'000'000); }),
+        page("a million <br>", [](const Emit& e) { repeat(e, "<br>", 1'000'000); }),
+        page("100,000 nested inline elements",
+             [](const Emit& e) {
+                 repeat(e, "<b>", 100'000);
+                 e("x");
+             }),
+        page("200,000 small tables", [](const Emit& e) { repeat(e, "<table><tr><td>x</td></tr></table>", 200'000); }),
+        page("a million attributes over many elements",
+             [](const Emit& e) { repeat(e, "<p a0=v a1=v a2=v a3=v a4=v a5=v a6=v a7=v a8=v a9=v>y</p>", 100'000); }),
+        // 1,000 distinct open formatting elements, then paragraphs: the tree
+        // builder reconstructs all of them in every paragraph.
+        page("formatting elements the parser reconstructs",
+             [](const Emit& e) {
+                 e("<p>");
+                 for (int i = 0; i < 1000; ++i) {
+                     e("<b id=" + std::to_string(i) + ">");
+                 }
+                 e("</p>");
+                 repeat(e, "<p>x</p>", 200'000);
+             }),
+        page("a million &amp;",
+             [](const Emit& e) {
+                 e("<p>");
+                 repeat(e, "&amp;", 1'000'000);
+                 e("</p>");
+             }),
+        page("a 16 MB text node",
+             [](const Emit& e) {
+                 constexpr std::string_view kProse = "Plain words, commas and full stops. ";
+                 e("<p>");
+                 repeat(e, kProse, (kHostilePageLimit - 200) / kProse.size());
+                 e("</p>");
+             }),
+    };
+}
+
+// A page whole, for callers that send it.
+inline std::string hostile_page_text(const HostilePage& hostile) {
+    std::string text;
+    hostile.write([&text](std::string_view piece) { text.append(piece); });
+    return text;
+}
+
+}  // namespace pith::test
