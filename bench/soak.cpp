@@ -6,7 +6,8 @@
 // come back. A monitor samples pithd's resident memory every second. At the
 // end pithd gets SIGTERM with the clients still sending; they stop when the
 // listener refuses them. The report: answers by status, failures by kind,
-// latency, resident memory after warm-up, in the middle and at the end, and
+// latency, resident memory after warm-up, in the middle and at the end (each
+// the median of a window of samples as long as the warm-up, at most 60 s), and
 // the requests pithd had read but not answered when it stopped (its own
 // count, from its "stopped" log line), which must be zero.
 //
@@ -266,18 +267,26 @@ int main(int argc, char** argv) {
         const auto last = static_cast<double>(tally.latencies_ms.size() - 1);
         return tally.latencies_ms[static_cast<std::size_t>(p * last)];
     };
-    const auto rss_at = [&](double seconds) {
-        double best = 0;
+    // The median of the samples in a window of `window` seconds ending at
+    // `seconds`: with pages of up to 16 MiB in flight, one sample says more
+    // about what was being extracted that second than about the trend.
+    const double window = std::max(1.0, std::min(60.0, static_cast<double>(options.warmup_seconds)));
+    const auto rss_around = [&](double seconds) {
+        std::vector<double> in_window;
         for (const auto& [t, mb] : rss_samples) {
-            if (t <= seconds + 0.5) {
-                best = mb;
+            if (t > seconds - window - 0.5 && t <= seconds + 0.5) {
+                in_window.push_back(mb);
             }
         }
-        return best;
+        if (in_window.empty()) {
+            return 0.0;
+        }
+        std::sort(in_window.begin(), in_window.end());
+        return in_window[in_window.size() / 2];
     };
-    const double rss_warm = rss_at(options.warmup_seconds);
-    const double rss_middle = rss_at(options.seconds / 2.0);
-    const double rss_end = rss_samples.empty() ? 0 : rss_samples.back().second;
+    const double rss_warm = rss_around(options.warmup_seconds + window);
+    const double rss_middle = rss_around(options.seconds / 2.0);
+    const double rss_end = rss_samples.empty() ? 0 : rss_around(rss_samples.back().first);
     double rss_peak = 0;
     for (const auto& [t, mb] : rss_samples) {
         rss_peak = std::max(rss_peak, mb);
@@ -298,9 +307,9 @@ int main(int argc, char** argv) {
     for (const auto& [kind, n] : tally.failures) {
         std::printf(" [%s: %llu]", kind.c_str(), static_cast<unsigned long long>(n));
     }
-    std::printf("\npithd RSS: after warm-up (%d s) %.1f MB, middle %.1f MB, end %.1f MB, peak sampled %.1f MB, "
-                "peak (VmHWM) %.1f MB; growth after warm-up %+.1f%%\n",
-                options.warmup_seconds, rss_warm, rss_middle, rss_end, rss_peak, peak_mb, growth);
+    std::printf("\npithd RSS (medians of %.0f s windows): after warm-up (%d s) %.1f MB, middle %.1f MB, end "
+                "%.1f MB; peak sampled %.1f MB, peak (VmHWM) %.1f MB; growth after warm-up %+.1f%%\n",
+                window, options.warmup_seconds, rss_warm, rss_middle, rss_end, rss_peak, peak_mb, growth);
     std::printf("corpus pages answered 200: %llu; 504s: slowest %.0f ms, later than the deadline + 0.5 s: %llu\n",
                 static_cast<unsigned long long>(tally.corpus_served), tally.slowest_504_ms,
                 static_cast<unsigned long long>(tally.late_504));
