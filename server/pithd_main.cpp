@@ -1,6 +1,8 @@
 // pithd: the extraction service. Loads the configuration (defaults, TOML,
 // environment, flags), then serves until SIGTERM or SIGINT. An invalid setting
 // stops start-up with a message naming the key and exit status 2.
+#include <malloc.h>
+
 #include <csignal>
 #include <cstdio>
 #include <string>
@@ -13,8 +15,21 @@
 #include "logging.hpp"
 #include "metric_names.hpp"
 
+namespace {
+
+// glibc raises its mmap threshold each time a mapped block is freed, up to
+// 32 MiB, so after the first large page the buffers of every later one (a
+// 16 MiB body, its article and answer strings) come from the heap, where
+// freeing them leaves holes that keep resident memory up: the soak with
+// hostile pages grew 9.5% in 10 minutes that way. A fixed threshold keeps
+// large buffers mapped, and freeing them gives the memory back at once.
+constexpr int kMmapThresholdBytes = 1 << 20;
+
+}  // namespace
+
 int main(int argc, char** argv) {
     using namespace pith;
+    ::mallopt(M_MMAP_THRESHOLD, kMmapThresholdBytes);
     config::Sources sources;
     for (int i = 1; i < argc; ++i) {
         sources.args.emplace_back(argv[i]);

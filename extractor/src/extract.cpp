@@ -233,7 +233,12 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         Attempt attempt{pass_copy(doc)};
         PassOutput out = grab_article(attempt.doc, options, input, state);
         attempt.runner_up_ratio = runner_up_ratio(out.diagnostics);
+        const bool stopped = out.diagnostics.outcome == "deadline";
         article.passes.push_back(std::move(out.diagnostics));
+        if (stopped) {
+            return budget_exceeded(std::move(article), Error{ErrorCode::deadline_exceeded,
+                                                             "deadline passed during pass " + std::to_string(pass + 1)});
+        }
         if (out.content == nullptr) {
             break;  // no <body>: nothing any pass could find
         }

@@ -145,6 +145,13 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
     Node* node = doc.document_element();
     while (node != nullptr) {
         ++diag.elements_seen;
+        // The walk is the pass's longest loop: on a large page it alone can
+        // outlast a deadline, so it looks at the clock now and then.
+        constexpr std::size_t kElementsPerClockRead = 4096;
+        if (diag.elements_seen % kElementsPerClockRead == 0 && std::chrono::steady_clock::now() >= options.deadline) {
+            finish("deadline");
+            return out;
+        }
         if (node->is(Tag::html)) {
             const dom::Attribute* lang = node->find_attr("lang");
             state.lang = lang != nullptr ? std::optional<std::string>(std::string(lang->value)) : std::nullopt;

@@ -129,7 +129,7 @@ struct PassDiagnostics {
     std::string chosen_root;           // path of the chosen top candidate
     std::size_t text_length = 0;       // UTF-16 units of the pass's article text
     std::int64_t duration_us = 0;
-    std::string outcome;               // "accepted", "too_short", "best_attempt", "no_body"
+    std::string outcome;  // "accepted", "too_short", "best_attempt", "no_body", "deadline"
 };
 
 struct StageTimings {
