@@ -491,8 +491,12 @@ JobResult extract_job(const CliArgs& cli, const std::string& file, bool several)
     if (!input) {
         return error_result(file, input.error(), kExitInput);
     }
+    // Each job thread keeps its arena blocks from one input to the next.
+    thread_local dom::BlockCache blocks(dom::kDefaultBlockCacheBytes);
+    extract::ExtractOptions options = cli.options;
+    options.block_cache = &blocks;
     extract::Article article = input->over_limit ? oversized_article(*input, cli.options.max_input_bytes)
-                                                 : extract::extract(input->bytes, cli.options);
+                                                 : extract::extract(input->bytes, options);
     input->bytes = std::string();  // the answer of a large page needs the room
     JobResult r;
     const bool extracted =

@@ -294,6 +294,10 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
     const std::string& request_id = job->request.request_id;
     ExtractRequest& request = job->parsed;
     request.options.deadline = job->deadline;
+    // Each worker keeps its arena blocks from one page to the next; they are
+    // held outside the memory budget, up to kDefaultBlockCacheBytes a worker.
+    thread_local dom::BlockCache blocks(dom::kDefaultBlockCacheBytes);
+    request.options.block_cache = &blocks;
     // The page's working memory joins the body's bytes in the reservation
     // before the parse; a request that came without one (a fetched page) takes
     // its own here.

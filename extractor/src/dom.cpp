@@ -153,13 +153,56 @@ void free_block(void* p, std::size_t size, bool mapped) noexcept {
 
 }  // namespace
 
-Arena::Arena(std::size_t first_block_bytes) : next_block_bytes_(std::max<std::size_t>(first_block_bytes, 4096)) {}
+// ---- BlockCache ----
+
+BlockCache::~BlockCache() {
+    for (const Held& block : held_) {
+        free_block(block.memory, block.size, block.mapped);
+    }
+}
+
+std::optional<BlockCache::Held> BlockCache::take(std::size_t size) noexcept {
+    const auto best =
+        std::max_element(held_.begin(), held_.end(), [](const Held& a, const Held& b) { return a.size < b.size; });
+    if (best == held_.end() || best->size < size) {
+        return std::nullopt;
+    }
+    const Held block = *best;
+    held_.erase(best);
+    held_bytes_ -= block.size;
+    return block;
+}
+
+void BlockCache::give(Held block) noexcept {
+    if (held_bytes_ + block.size <= max_bytes_) {
+        try {
+            held_.push_back(block);
+            held_bytes_ += block.size;
+            return;
+        } catch (...) {  // no room for the record: free the block instead
+        }
+    }
+    free_block(block.memory, block.size, block.mapped);
+}
+
+// ---- Arena ----
+
+Arena::Arena(std::size_t first_block_bytes, BlockCache* cache)
+    : next_block_bytes_(std::max<std::size_t>(first_block_bytes, 4096)), cache_(cache) {}
 
 Arena::~Arena() {
     while (head_ != nullptr) {
         Block* next = head_->next;
-        free_block(head_, head_->size, head_->mapped);
+        release(head_);
         head_ = next;
+    }
+}
+
+void Arena::release(Block* block) noexcept {
+    if (cache_ != nullptr) {
+        cache_->give(BlockCache::Held{block, block->size, block->mapped});
+    } else {
+        free_block(block, block->size, block->mapped);
     }
 }
 
@@ -168,9 +211,20 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
     std::uintptr_t aligned = (current + align - 1) & ~(static_cast<std::uintptr_t>(align) - 1);
     if (cursor_ == nullptr || aligned + bytes > reinterpret_cast<std::uintptr_t>(end_)) {
         const std::size_t need = bytes + align + sizeof(Block);
-        const std::size_t size = std::max(next_block_bytes_, need);
+        std::size_t size = std::max(next_block_bytes_, need);
         bool mapped = false;
-        auto* block = static_cast<Block*>(allocate_block(size, mapped));
+        void* memory = nullptr;
+        if (cache_ != nullptr) {
+            if (std::optional<BlockCache::Held> held = cache_->take(need)) {
+                memory = held->memory;
+                size = held->size;
+                mapped = held->mapped;
+            }
+        }
+        if (memory == nullptr) {
+            memory = allocate_block(size, mapped);
+        }
+        auto* block = static_cast<Block*>(memory);
         block->next = head_;
         block->size = size;
         block->mapped = mapped;
@@ -204,7 +258,7 @@ void Arena::reset() noexcept {
         if (next == nullptr) {
             keep = head_;
         } else {
-            free_block(head_, head_->size, head_->mapped);
+            release(head_);
         }
         head_ = next;
     }
@@ -216,7 +270,10 @@ void Arena::reset() noexcept {
 
 // ---- Document ----
 
-Document::Document() : arena_(std::make_unique<Arena>()) {
+Document::Document() : Document(64U * 1024U) {}
+
+Document::Document(std::size_t arena_first_block_bytes, BlockCache* cache)
+    : arena_(std::make_unique<Arena>(arena_first_block_bytes, cache)) {
     root_ = arena_->make<Node>();
     root_->kind = NodeKind::document;
 }

@@ -102,8 +102,10 @@ double runner_up_ratio(const PassDiagnostics& diag) {
 
 // A pass's copy of the prepared document: <html> with <head> and <body>.
 // Its strings stay views into `prepared`'s arena, which outlives it.
-dom::Document pass_copy(const dom::Document& prepared) {
-    dom::Document copy;
+dom::Document pass_copy(const dom::Document& prepared, dom::BlockCache* cache) {
+    // A copy holds at most what the prepared document does (its text stays
+    // shared), so one block of that size is all it needs.
+    dom::Document copy(prepared.arena_bytes_used(), cache);
     if (const dom::Node* html = prepared.document_element()) {
         dom::append_child(copy.root(), copy.clone(html));
     }
@@ -183,6 +185,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         limits.max_parse_bytes = cost.parse_bytes;
     }
     limits.deadline = options.deadline;
+    limits.block_cache = options.block_cache;
     Result<dom::Document> parsed = dom::parse_html(markup, limits, &parse_timings, &scan.estimate);
     article.timings.parse_us = parse_timings.gumbo_us;
     article.timings.dom_build_us = parse_timings.dom_build_us;
@@ -230,7 +233,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         if (auto late = deadline_passed(options, "pass " + std::to_string(pass + 1))) {
             return budget_exceeded(std::move(article), std::move(*late));
         }
-        Attempt attempt{pass_copy(doc)};
+        Attempt attempt{pass_copy(doc, options.block_cache)};
         PassOutput out = grab_article(attempt.doc, options, input, state);
         attempt.runner_up_ratio = runner_up_ratio(out.diagnostics);
         const bool stopped = out.diagnostics.outcome == "deadline";

@@ -102,6 +102,10 @@ struct ExtractOptions {
     // thread: a server reserves the memory here. An Error refuses the work; it
     // becomes the result's error, with status budget_exceeded.
     std::function<std::optional<Error>(const CostEstimate&)> admit;
+    // Arena blocks kept between calls on the calling thread (dom::BlockCache),
+    // so a worker's next page starts on memory already faulted in; nullptr:
+    // every page gets fresh memory. Never shared between threads.
+    dom::BlockCache* block_cache = nullptr;
 };
 
 // Checks option ranges. Errors: invalid_argument naming the option.
