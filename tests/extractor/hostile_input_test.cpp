@@ -4,6 +4,7 @@
 // runaway parse would land.
 #include "pith/extract.hpp"
 
+#include "hostile_pages.hpp"
 #include "time_scale.hpp"
 
 #include <gtest/gtest.h>
@@ -227,19 +228,8 @@ TEST(HostileInput, ATableOfTenThousandRowsAndAHundredColumns) {
     EXPECT_GE(article.length, 1000000U);
 }
 
-// 1,000 distinct open formatting elements, then paragraphs: gumbo's tree
-// builder reconstructs all of them in each paragraph, so 1.6 MB would grow to
-// some 200 million elements. No tag count can see it coming.
 std::string reconstruction_page() {
-    std::string html = "<html><body><p>";
-    for (int i = 0; i < 1000; ++i) {
-        html += "<b id=" + std::to_string(i) + ">";
-    }
-    html += "</p>";
-    for (int i = 0; i < 200000; ++i) {
-        html += "<p>x</p>";
-    }
-    return html;
+    return test::hostile_page_text(test::kReconstructionPageName);
 }
 
 TEST(HostileInput, TheParsersOwnElementsAreStoppedAtTheParseShareOfTheBudget) {

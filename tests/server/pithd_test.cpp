@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hostile_pages.hpp"
 #include "time_scale.hpp"
 
 #include "test_support.hpp"
@@ -431,18 +432,11 @@ TEST(Pithd, APageOverItsWorkingMemoryIs422TooMuchMemory) {
 }
 
 TEST(Pithd, AParseRunningAtTheDeadlineIsStoppedAndAnswered504InTime) {
-    // The tree builder reconstructs 1,000 formatting elements in each of
-    // 200,000 paragraphs: hundreds of millions of elements from 1.6 MB. With
-    // the memory budget lifted only the deadline can stop it.
+    // The tree builder would make hundreds of millions of elements from this
+    // page; with the memory budget lifted only the deadline can stop it.
     START_PITHD(pithd, args_with({"--workers", "1", "--extract-max-memory-bytes", "0"}));
-    std::string page = "<html><body><p>";
-    for (int i = 0; i < 1000; ++i) {
-        page += "<b id=" + std::to_string(i) + ">";
-    }
-    page += "</p>";
-    for (int i = 0; i < 200000; ++i) {
-        page += "<p>x</p>";
-    }
+    const std::string page = pith::test::hostile_page_text(pith::test::kReconstructionPageName);
+    ASSERT_FALSE(page.empty());
     const auto start = std::chrono::steady_clock::now();
     const HttpResult r = http_request(pithd.port(), "POST", "/extract?timeout_ms=1500", kHtml, page);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -13,6 +13,10 @@
 namespace pith::test {
 
 inline constexpr std::size_t kHostilePageLimit = 16U * 1024U * 1024U;
+// 1,000 distinct open formatting elements, then 200,000 paragraphs: gumbo's
+// tree builder reconstructs all of them in every paragraph, so 1.6 MB would
+// grow to some 200 million elements. No count of tags sees it coming.
+inline constexpr std::string_view kReconstructionPageName = "formatting elements the parser reconstructs";
 
 using Emit = std::function<void(std::string_view)>;
 
@@ -53,9 +57,7 @@ inline std::vector<HostilePage> hostile_pages() {
         page("200,000 small tables", [](const Emit& e) { repeat(e, "<table><tr><td>x</td></tr></table>", 200'000); }),
         page("a million attributes over many elements",
              [](const Emit& e) { repeat(e, "<p a0=v a1=v a2=v a3=v a4=v a5=v a6=v a7=v a8=v a9=v>y</p>", 100'000); }),
-        // 1,000 distinct open formatting elements, then paragraphs: the tree
-        // builder reconstructs all of them in every paragraph.
-        page("formatting elements the parser reconstructs",
+        page(std::string(kReconstructionPageName),
              [](const Emit& e) {
                  e("<p>");
                  for (int i = 0; i < 1000; ++i) {
@@ -85,6 +87,16 @@ inline std::string hostile_page_text(const HostilePage& hostile) {
     std::string text;
     hostile.write([&text](std::string_view piece) { text.append(piece); });
     return text;
+}
+
+// The page of hostile_pages() called `name`, whole; "" when none is.
+inline std::string hostile_page_text(std::string_view name) {
+    for (const HostilePage& hostile : hostile_pages()) {
+        if (hostile.name == name) {
+            return hostile_page_text(hostile);
+        }
+    }
+    return {};
 }
 
 }  // namespace pith::test
