@@ -9,9 +9,6 @@
 //
 // Usage: pith_bench_memory [--mb N] [--max-ratio R] [--pith PATH] [--corpus DIR]
 // Exit status: 0 within the ratio, 1 over it, 2 setup errors.
-#include <sys/resource.h>
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "child_peak.hpp"
 #include "corpus.hpp"
 #include "pith/decode.hpp"
 
@@ -125,22 +123,14 @@ int main(int argc, char** argv) {
     }
     ::close(fd);
 
-    const pid_t child = ::fork();
-    if (child == 0) {
-        const int devnull = ::open("/dev/null", O_WRONLY);
-        ::dup2(devnull, STDOUT_FILENO);
-        ::execl(pith.c_str(), pith.c_str(), "extract", "--max-input-bytes", "0", path_template, static_cast<char*>(nullptr));
-        std::_Exit(127);
-    }
-    int status = 0;
-    rusage usage{};
-    ::wait4(child, &status, 0, &usage);
+    const pith::test::ChildRun run =
+        pith::test::run_child({pith, "extract", "--max-input-bytes", "0", path_template});
     ::unlink(path_template);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
-        std::fprintf(stderr, "%s exited with status %d\n", pith.c_str(), WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (run.exit_code < 0 || run.exit_code > 1) {
+        std::fprintf(stderr, "%s exited with status %d\n", pith.c_str(), run.exit_code);
         return 2;
     }
-    const double peak_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    const double peak_mb = static_cast<double>(run.peak_rss_bytes) / (1024.0 * 1024.0);
     const double page_mb = static_cast<double>(page.size()) / (1024.0 * 1024.0);
     const double ratio = peak_mb / page_mb;
     std::printf("command: pith_bench_memory --mb %.1f (pith extract on one page, as a child process)\n", megabytes);

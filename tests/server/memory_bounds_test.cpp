@@ -3,10 +3,6 @@
 // 256 MiB of peak resident memory (the default max_memory_bytes). The child's
 // peak comes from wait4(); the figures are printed. Runs on uninstrumented
 // builds only (label memory): sanitizers multiply resident memory.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -22,13 +18,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "child_peak.hpp"
 #include "hostile_pages.hpp"
 
 #ifndef PITH_CLI_PATH
 #error "PITH_CLI_PATH must name the pith binary (set by tests/CMakeLists.txt)"
 #endif
-
-extern char** environ;  // NOLINT: POSIX
 
 namespace {
 
@@ -37,34 +32,14 @@ namespace fs = std::filesystem;
 constexpr std::size_t kMiB = 1024U * 1024U;
 constexpr std::size_t kPeakLimit = 256U * kMiB;
 
-struct ChildRun {
-    int exit_code = -1;
-    std::size_t peak_rss_bytes = 0;
+// `pith extract PAGE` as a child: how it ended, its peak, and its answer.
+struct PithRun {
+    pith::test::ChildRun child;
     std::string out;
 };
 
-ChildRun run_pith(const fs::path& page, const fs::path& out_path) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    std::string program = PITH_CLI_PATH;
-    std::string command = "extract";
-    std::string file = page.string();
-    std::vector<char*> argv = {program.data(), command.data(), file.data(), nullptr};
-    pid_t pid = 0;
-    ChildRun run;
-    if (posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ) != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        return run;
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    int status = 0;
-    struct rusage usage {};
-    if (wait4(pid, &status, 0, &usage) == pid && WIFEXITED(status)) {
-        run.exit_code = WEXITSTATUS(status);
-    }
-    run.peak_rss_bytes = static_cast<std::size_t>(usage.ru_maxrss) * 1024U;  // Linux reports KiB
+PithRun run_pith(const fs::path& page, const fs::path& out_path) {
+    PithRun run{pith::test::run_child({PITH_CLI_PATH, "extract", page.string()}, out_path.string()), {}};
     std::ifstream in(out_path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
@@ -90,9 +65,10 @@ TEST(MemoryBounds, HostilePagesEndWithAResultOrAClearErrorWithinTheBudget) {
             });
         }
         ASSERT_LE(page_bytes, pith::test::kHostilePageLimit) << hostile.name;
-        const ChildRun run = run_pith(page, dir / "out.json");
+        const PithRun run = run_pith(page, dir / "out.json");
         // 0: an article; 1: nothing extracted (no content or a budget refusal).
-        EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1) << hostile.name << ": exit " << run.exit_code;
+        EXPECT_TRUE(run.child.exit_code == 0 || run.child.exit_code == 1)
+            << hostile.name << ": exit " << run.child.exit_code;
         const nlohmann::json answer = nlohmann::json::parse(run.out, nullptr, false);
         ASSERT_FALSE(answer.is_discarded()) << hostile.name << ": not JSON: " << run.out.substr(0, 200);
         const std::string status = answer.value("status", "");
@@ -107,9 +83,9 @@ TEST(MemoryBounds, HostilePagesEndWithAResultOrAClearErrorWithinTheBudget) {
             EXPECT_TRUE(status == "ok" || status == "best_attempt" || status == "no_content")
                 << hostile.name << ": status " << status;
         }
-        EXPECT_LE(run.peak_rss_bytes, kPeakLimit) << hostile.name;
+        EXPECT_LE(run.child.peak_rss_bytes, kPeakLimit) << hostile.name;
         std::cout << "[ figure ] " << hostile.name << ": " << page_bytes / kMiB << " MiB page, peak RSS "
-                  << run.peak_rss_bytes / kMiB << " MiB, " << outcome << "\n";
+                  << run.child.peak_rss_bytes / kMiB << " MiB, " << outcome << "\n";
     }
     fs::remove_all(dir);
 }
