@@ -52,7 +52,6 @@ public:
     // when the growth does not fit.
     [[nodiscard]] bool grow_to(std::size_t bytes) noexcept;
     [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
-    [[nodiscard]] MemoryBudget& budget() const noexcept { return *budget_; }
 
 private:
     MemoryReservation(MemoryBudget& budget, std::size_t bytes) noexcept : budget_(&budget), bytes_(bytes) {}

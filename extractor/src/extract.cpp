@@ -85,6 +85,8 @@ constexpr PassFlags kDropOrder[] = {PassFlags::strip_unlikelys, PassFlags::weigh
                                     PassFlags::clean_conditionally};
 
 struct Attempt {
+    explicit Attempt(dom::Document copy) : doc(std::move(copy)) {}
+
     dom::Document doc;  // the pass's copy of the prepared document; owns content
     dom::Node* content = nullptr;
     std::size_t text_length = 0;
@@ -98,6 +100,41 @@ double runner_up_ratio(const PassDiagnostics& diag) {
         return 0.0;
     }
     return diag.top_candidates[1].score / diag.top_candidates[0].score;
+}
+
+// The parse's limits under `options`, gumbo's heap capped at the share of the
+// memory budget that `cost` gives it.
+dom::ParseLimits parse_limits(const ExtractOptions& options, const CostEstimate& cost) {
+    dom::ParseLimits limits{options.max_elements, options.max_nesting_depth, options.max_attributes_per_element};
+    limits.max_parse_bytes = options.max_memory_bytes > 0 ? cost.parse_bytes : 0;
+    limits.deadline = options.deadline;
+    limits.block_cache = options.block_cache;
+    return limits;
+}
+
+// Why the page must not be parsed, judged before the parse: the budgets on
+// its tags, then on its estimated memory, then the time left, then the
+// caller's own admission (which reserves what it admits, so it comes last).
+std::optional<Error> refuse_before_parse(const dom::MarkupEstimate& estimate, const CostEstimate& cost,
+                                         const ExtractOptions& options) {
+    if (Result<bool> within = dom::check_markup_budgets(estimate, parse_limits(options, cost)); !within.ok()) {
+        return std::move(within).error();
+    }
+    if (options.max_memory_bytes > 0 && cost.memory_bytes > options.max_memory_bytes) {
+        return Error{ErrorCode::too_much_memory,
+                     "the page would need about " + std::to_string(cost.memory_bytes >> 20U) + " MiB (" +
+                         std::to_string(cost.elements) + " elements, " + std::to_string(cost.attributes) +
+                         " attributes, " + std::to_string(cost.markup_bytes) + " bytes of markup), limit " +
+                         std::to_string(options.max_memory_bytes >> 20U) + " MiB"};
+    }
+    if (options.deadline != Clock::time_point::max() && Clock::now() + cost.time > options.deadline) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(options.deadline - Clock::now());
+        return Error{ErrorCode::deadline_exceeded, "the page would take about " +
+                                                       std::to_string(cost.time.count() / 1000) + " ms, " +
+                                                       std::to_string(std::max<std::int64_t>(left.count(), 0)) +
+                                                       " ms are left"};
+    }
+    return options.admit ? options.admit(cost) : std::nullopt;
 }
 
 // A pass's copy of the prepared document: <html> with <head> and <body>.
@@ -151,42 +188,15 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     const std::string_view markup = dom::without_ranges(decoded.utf8, scan.discardable, pruned_storage);
     article.timings.prune_us = micros_since(stage_start);
 
-    dom::ParseLimits limits{options.max_elements, options.max_nesting_depth, options.max_attributes_per_element};
-    if (Result<bool> within = dom::check_markup_budgets(scan.estimate, limits); !within.ok()) {
-        return budget_exceeded(std::move(article), std::move(within).error());
-    }
     const std::size_t copies = decoded_storage.size() + pruned_storage.size();
     const CostEstimate& cost = article.cost.emplace(estimate_cost(bytes.size(), markup.size(), copies, scan.estimate));
-    if (options.max_memory_bytes > 0 && cost.memory_bytes > options.max_memory_bytes) {
-        return budget_exceeded(std::move(article),
-                               Error{ErrorCode::too_much_memory,
-                                     "the page would need about " + std::to_string(cost.memory_bytes >> 20U) +
-                                         " MiB (" + std::to_string(cost.elements) + " elements, " +
-                                         std::to_string(cost.attributes) + " attributes, " +
-                                         std::to_string(cost.markup_bytes) + " bytes of markup), limit " +
-                                         std::to_string(options.max_memory_bytes >> 20U) + " MiB"});
-    }
-    if (options.deadline != Clock::time_point::max() && Clock::now() + cost.time > options.deadline) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(options.deadline - Clock::now());
-        return budget_exceeded(std::move(article),
-                               Error{ErrorCode::deadline_exceeded,
-                                     "the page would take about " + std::to_string(cost.time.count() / 1000) +
-                                         " ms, " + std::to_string(std::max<std::int64_t>(left.count(), 0)) +
-                                         " ms are left"});
-    }
-    if (options.admit) {
-        if (std::optional<Error> refusal = options.admit(cost)) {
-            return budget_exceeded(std::move(article), std::move(*refusal));
-        }
+    if (std::optional<Error> refusal = refuse_before_parse(scan.estimate, cost, options)) {
+        return budget_exceeded(std::move(article), std::move(*refusal));
     }
 
     dom::ParseTimings parse_timings;
-    if (options.max_memory_bytes > 0) {
-        limits.max_parse_bytes = cost.parse_bytes;
-    }
-    limits.deadline = options.deadline;
-    limits.block_cache = options.block_cache;
-    Result<dom::Document> parsed = dom::parse_html(markup, limits, &parse_timings, &scan.estimate);
+    Result<dom::Document> parsed =
+        dom::parse_html(markup, parse_limits(options, cost), &parse_timings, &scan.estimate);
     article.timings.parse_us = parse_timings.gumbo_us;
     article.timings.dom_build_us = parse_timings.dom_build_us;
     if (!parsed.ok()) {
@@ -233,7 +243,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         if (auto late = deadline_passed(options, "pass " + std::to_string(pass + 1))) {
             return budget_exceeded(std::move(article), std::move(*late));
         }
-        Attempt attempt{pass_copy(doc, options.block_cache)};
+        Attempt attempt(pass_copy(doc, options.block_cache));
         PassOutput out = grab_article(attempt.doc, options, input, state);
         attempt.runner_up_ratio = runner_up_ratio(out.diagnostics);
         const bool stopped = out.diagnostics.outcome == "deadline";
@@ -332,12 +342,10 @@ bool is_probably_readable(std::string_view html_bytes, std::string_view declared
         const ExtractOptions defaults;
         const CostEstimate cost = estimate_cost(html_bytes.size(), markup.size(),
                                                 decoded.utf8.size() + pruned_storage.size(), scan.estimate);
-        if (cost.memory_bytes > defaults.max_memory_bytes) {
-            return false;  // too large to parse within the default budget
+        if (refuse_before_parse(scan.estimate, cost, defaults)) {
+            return false;  // not parsed within the default budgets
         }
-        dom::ParseLimits limits{0, defaults.max_nesting_depth, defaults.max_attributes_per_element};
-        limits.max_parse_bytes = cost.parse_bytes;
-        Result<dom::Document> parsed = dom::parse_html(markup, limits, nullptr, &scan.estimate);
+        Result<dom::Document> parsed = dom::parse_html(markup, parse_limits(defaults, cost), nullptr, &scan.estimate);
         return parsed.ok() && is_probably_readable(parsed.value(), options);
     } catch (const std::exception&) {
         return false;

@@ -121,8 +121,6 @@ public:
     BlockCache& operator=(const BlockCache&) = delete;
     ~BlockCache();
 
-    [[nodiscard]] std::size_t bytes_held() const noexcept { return held_bytes_; }
-
 private:
     friend class Arena;
     struct Held {
@@ -265,8 +263,9 @@ struct MarkupEstimate;
 
 // Parses UTF-8 HTML (the caller decodes first) into a Document.
 // Errors: too_many_elements, too_deep, too_many_attributes (all before gumbo
-// runs), too_much_memory and deadline_exceeded (gumbo stopped), parse_failed. `known_estimate`, when the caller has one for the same
-// tags, spares the scan the budgets need.
+// runs), too_much_memory and deadline_exceeded (gumbo stopped), parse_failed.
+// `known_estimate`, when the caller has one for the same tags, spares the scan
+// the budgets need.
 [[nodiscard]] Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits = {},
                                           ParseTimings* timings = nullptr,
                                           const MarkupEstimate* known_estimate = nullptr);
