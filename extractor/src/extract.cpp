@@ -21,14 +21,14 @@
 #include <exception>
 #include <new>
 
-#include "confidence.hpp"
-#include "metadata.hpp"
-#include "pipeline.hpp"
-#include "raw_text.hpp"
+#include "output/confidence.hpp"
+#include "metadata/metadata.hpp"
+#include "readability/pipeline.hpp"
+#include "dom/raw_text.hpp"
 #include "pith/decode.hpp"
 #include "pith/dom.hpp"
 #include "pith/url.hpp"
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 

@@ -13,8 +13,8 @@
 #include "corpus.hpp"
 #include "pith/decode.hpp"
 #include "pith/dom.hpp"
-#include "raw_text.hpp"
-#include "text.hpp"
+#include "dom/raw_text.hpp"
+#include "text/text.hpp"
 
 namespace pith::dom {
 namespace {

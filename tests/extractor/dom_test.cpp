@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace pith::dom {
 namespace {

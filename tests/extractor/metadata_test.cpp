@@ -1,4 +1,4 @@
-#include "metadata.hpp"
+#include "metadata/metadata.hpp"
 
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
 // The pre-parse cut of script and style text: where it starts and ends must be
 // where the HTML tokenizer puts them, or the parsed tree would change.
-#include "raw_text.hpp"
+#include "dom/raw_text.hpp"
 
 #include <gtest/gtest.h>
 

@@ -43,6 +43,58 @@ enum class PassFlags : std::uint8_t {
 // The flags' names joined by '|', e.g. "strip_unlikelys|weight_classes"; "none".
 [[nodiscard]] std::string pass_flags_name(PassFlags flags);
 
+// The algorithm that finds the article (issue 12). `readability` is
+// Readability.js's, with dom_smoothie's selection modes and policies;
+// `lectito` Lectito's scoring formula (seed 000); `fitness` the weighted body
+// text tagger (seed 002); `automatic` ("auto") runs them and keeps the best.
+enum class Strategy : std::uint8_t { readability, lectito, fitness, automatic };
+[[nodiscard]] std::string_view strategy_name(Strategy strategy) noexcept;  // "auto" for automatic
+[[nodiscard]] std::optional<Strategy> strategy_from_name(std::string_view name) noexcept;
+
+// How the readability strategy moves from its top candidate to a container
+// (seed 003): `readability` climbs to an ancestor that three close runners-up
+// share; `dom_smoothie` intersects the ancestors of every close runner-up and
+// takes the best-scored common ancestor below <body>.
+enum class SelectMode : std::uint8_t { readability, dom_smoothie };
+[[nodiscard]] std::string_view select_mode_name(SelectMode mode) noexcept;
+[[nodiscard]] std::optional<SelectMode> select_mode_from_name(std::string_view name) noexcept;
+
+// dom_smoothie's single-pass policies: the flags of one deterministic pass.
+enum class Policy : std::uint8_t { strict, moderate, clean, raw };
+[[nodiscard]] std::string_view policy_name(Policy policy) noexcept;
+[[nodiscard]] std::optional<Policy> policy_from_name(std::string_view name) noexcept;
+[[nodiscard]] constexpr PassFlags policy_flags(Policy policy) noexcept {
+    switch (policy) {
+    case Policy::strict: return PassFlags::all;
+    case Policy::moderate: return PassFlags::weight_classes | PassFlags::clean_conditionally;
+    case Policy::clean: return PassFlags::clean_conditionally;
+    case Policy::raw: return PassFlags::none;
+    }
+    return PassFlags::all;
+}
+
+// Lectito's thresholds (seed 000).
+struct LectitoOptions {
+    double min_score = 20.0;               // no element scoring above it: no_content
+    std::size_t char_threshold = 500;      // shorter article text: a looser retry, then best_attempt
+    std::size_t min_content_length = 140;  // elements with less text are not candidates
+};
+
+// The body text tagger's weights and thresholds (seed 002). Weights only
+// matter relative to each other; 0 ignores a feature. The defaults are fitted
+// on the development corpora by bench/fit_fitness.py.
+struct FitnessOptions {
+    double link_density_weight = 1.0;      // lower link density is fitter
+    double tag_density_weight = 1.0;       // less text inside child blocks is fitter
+    double title_case_weight = 1.0;        // fewer Title Case Words is fitter
+    double punctuation_weight = 1.0;       // more punctuation is fitter
+    double word_count_weight = 1.0;        // more words is fitter
+    double depth_weight = 1.0;             // deeper is fitter
+    double document_word_postweight = 0.25;  // share of the final fitness that is the node's share of the page's words
+    double min_child_fitness_ratio = 0.66;   // leading and trailing children below it (times the best child's) are pruned
+    double min_text_percentage = 0.25;       // a container holding less of the page's text: the whole <body>
+};
+
 class ContentScorer;
 
 // What extract() expects one document to cost, from the scan of its tags that
@@ -92,6 +144,13 @@ struct ExtractOptions {
     bool disable_json_ld = false;
     double link_density_modifier = 0.0;    // Readability linkDensityModifier
     const ContentScorer* scorer = nullptr;  // nullptr = readability_scorer() (see scorer.hpp)
+    Strategy strategy = Strategy::readability;
+    SelectMode select_mode = SelectMode::readability;
+    // dom_smoothie's min_score_to_adjust: only candidates scoring above it are
+    // scaled by (1 - link density); none scales every one, as Readability does.
+    std::optional<double> min_score_to_adjust;
+    LectitoOptions lectito;
+    FitnessOptions fitness;
     // When the work must end. Work whose estimated time does not fit before it
     // is refused; the parse and the DOM build are stopped when it passes, and
     // it is checked between stages, before each pass and within the candidate

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "patterns.hpp"
-#include "pipeline.hpp"
+#include "readability/patterns.hpp"
+#include "readability/pipeline.hpp"
 #include "pith/dom.hpp"
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 

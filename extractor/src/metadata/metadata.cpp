@@ -1,4 +1,4 @@
-#include "metadata.hpp"
+#include "metadata/metadata.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pith/url.hpp"
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 namespace {

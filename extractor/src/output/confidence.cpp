@@ -1,4 +1,4 @@
-#include "confidence.hpp"
+#include "output/confidence.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -2,14 +2,14 @@
 // reduced to finding tags and where raw text ends. Where it cannot tell, it
 // skips ahead without cutting: a missed cut costs only speed, a wrong cut
 // would change the document.
-#include "raw_text.hpp"
+#include "dom/raw_text.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cstring>
 
 #include "pith/dom.hpp"
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace pith::dom {
 

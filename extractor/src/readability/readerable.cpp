@@ -4,10 +4,10 @@
 #include <unordered_set>
 #include <vector>
 
-#include "patterns.hpp"
-#include "pipeline.hpp"
-#include "raw_text.hpp"
-#include "text.hpp"
+#include "readability/patterns.hpp"
+#include "readability/pipeline.hpp"
+#include "dom/raw_text.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 

@@ -5,10 +5,10 @@
 #include <chrono>
 #include <vector>
 
-#include "metadata.hpp"
-#include "patterns.hpp"
-#include "pipeline.hpp"
-#include "text.hpp"
+#include "metadata/metadata.hpp"
+#include "readability/patterns.hpp"
+#include "readability/pipeline.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 
@@ -109,6 +109,27 @@ std::vector<Node*> all_ancestors(const Node* node) {
 
 bool is_body_or_outside(const Node* node) {
     return node == nullptr || node->kind != NodeKind::element || node->is(Tag::body);
+}
+
+// Appends `block` to the article, renamed to <div> unless it is a block tag
+// the article keeps as it is (Readability's sibling rule).
+void append_as_block(Node* article, Node* block) noexcept {
+    const bool keeps_tag = block->ns == dom::Namespace::html &&
+                           (block->is(Tag::div) || block->is(Tag::article) || block->is(Tag::section) ||
+                            block->is(Tag::p) || block->is(Tag::ol) || block->is(Tag::ul));
+    if (!keeps_tag) {
+        dom::Document::rename(block, Tag::div);
+    }
+    dom::append_child(article, block);
+}
+
+// Moves `article`'s children into the page div Readability wraps them in.
+void wrap_in_page_div(dom::Document& doc, Node* article) {
+    Node* page_div = doc.create_element(Tag::div);
+    doc.set_attr(page_div, "id", "readability-page-1");
+    doc.set_attr(page_div, "class", "page");
+    dom::move_children(article, page_div);
+    dom::append_child(article, page_div);
 }
 
 struct Ranked {
@@ -381,13 +402,7 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
         if (!append) {
             continue;
         }
-        const bool keeps_tag = sibling->ns == dom::Namespace::html &&
-                               (sibling->is(Tag::div) || sibling->is(Tag::article) || sibling->is(Tag::section) ||
-                                sibling->is(Tag::p) || sibling->is(Tag::ol) || sibling->is(Tag::ul));
-        if (!keeps_tag) {
-            dom::Document::rename(sibling, Tag::div);
-        }
-        dom::append_child(article_content, sibling);
+        append_as_block(article_content, sibling);
     }
 
     // 6. Clean the article, wrap it in the page div.
@@ -396,11 +411,7 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
         doc.set_attr(top_candidate, "id", "readability-page-1");
         doc.set_attr(top_candidate, "class", "page");
     } else {
-        Node* page_div = doc.create_element(Tag::div);
-        doc.set_attr(page_div, "id", "readability-page-1");
-        doc.set_attr(page_div, "class", "page");
-        dom::move_children(article_content, page_div);
-        dom::append_child(article_content, page_div);
+        wrap_in_page_div(doc, article_content);
     }
 
     // The text direction comes from the nearest ancestor that declares one.
@@ -424,6 +435,17 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
     diag.text_length = out.text_length;
     finish(out.text_length >= options.char_threshold ? "accepted" : "too_short");
     return out;
+}
+
+Node* assemble_article(dom::Document& doc, const std::vector<Node*>& blocks, const ExtractOptions& options,
+                       PassFlags flags) {
+    Node* article = doc.create_element(Tag::div);
+    for (Node* block : blocks) {
+        append_as_block(article, block);
+    }
+    prep_article(doc, article, options, flags);
+    wrap_in_page_div(doc, article);
+    return article;
 }
 
 }  // namespace pith::extract

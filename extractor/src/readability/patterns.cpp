@@ -1,8 +1,8 @@
-#include "patterns.hpp"
+#include "readability/patterns.hpp"
 
 #include <array>
 
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace pith::patterns {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "pipeline.hpp"
+#include "readability/pipeline.hpp"
 #include "pith/url.hpp"
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 

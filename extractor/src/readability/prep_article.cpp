@@ -7,9 +7,9 @@
 #include <cmath>
 #include <vector>
 
-#include "patterns.hpp"
-#include "pipeline.hpp"
-#include "text.hpp"
+#include "readability/patterns.hpp"
+#include "readability/pipeline.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 

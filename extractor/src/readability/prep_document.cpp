@@ -3,9 +3,9 @@
 // chains, <font>), plus comment removal.
 #include <vector>
 
-#include "patterns.hpp"
-#include "pipeline.hpp"
-#include "text.hpp"
+#include "readability/patterns.hpp"
+#include "readability/pipeline.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 

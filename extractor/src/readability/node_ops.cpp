@@ -2,9 +2,9 @@
 // helper it is named after, with the same edge cases.
 #include <algorithm>
 
-#include "patterns.hpp"
-#include "pipeline.hpp"
-#include "text.hpp"
+#include "readability/patterns.hpp"
+#include "readability/pipeline.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 

@@ -86,6 +86,13 @@ struct PassOutput {
 [[nodiscard]] PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const PassInput& input,
                                       PassState& state);
 
+// An article built from `blocks` (detached or not, in document order) the way
+// grab_article builds its own: blocks that are not div, article, section, p,
+// ol or ul become <div>s, prep_article cleans them under `flags`, and the
+// whole is wrapped in Readability's page div. Returns the detached article.
+[[nodiscard]] dom::Node* assemble_article(dom::Document& doc, const std::vector<dom::Node*>& blocks,
+                                          const ExtractOptions& options, PassFlags flags);
+
 // _prepArticle: cleanup of the chosen content.
 void prep_article(dom::Document& doc, dom::Node* content, const ExtractOptions& options, PassFlags flags);
 
