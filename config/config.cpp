@@ -314,6 +314,23 @@ Key pass_flag_key(KeyInfo info, extract::PassFlags flag) {
         });
 }
 
+// An option enum of ExtractOptions as a string key, spelled as the API spells it.
+template <typename Enum>
+Key enum_key(KeyInfo info, Enum& (*ref)(ServerConfig&), std::optional<Enum> (*from_name)(std::string_view) noexcept,
+             std::string_view (*name_of)(Enum) noexcept, std::string_view choices) {
+    return make_key<std::string>(
+        info, parse_string,
+        [ref, from_name, choices](ServerConfig& c, std::string value, const Origin& origin) -> Result<bool> {
+            const std::optional<Enum> found = from_name(value);
+            if (!found) {
+                return invalid(origin, "must be one of " + std::string(choices) + "; got \"" + value + "\"");
+            }
+            ref(c) = *found;
+            return true;
+        },
+        [ref, name_of](const ServerConfig& c) { return toml_string(std::string(name_of(read(ref, c)))); });
+}
+
 std::string check_listen(const std::string& value) {
     auto parsed = parse_listen(value);
     return parsed ? std::string() : parsed.error().message;
@@ -435,6 +452,16 @@ const std::vector<Key>& key_table() {
                               "extraction status"},
                              [](ServerConfig& c) -> bool& { return c.log.access_log; }));
         // [extract]: defaults of every request
+        t.push_back(enum_key<extract::Strategy>(
+            {"extract.strategy", "PITH_EXTRACT_STRATEGY", "--extract-strategy", "string",
+             "the default strategy: readability, lectito, fitness or auto (runs them and keeps the best)"},
+            [](ServerConfig& c) -> extract::Strategy& { return c.extract.strategy; }, extract::strategy_from_name,
+            extract::strategy_name, "readability, lectito, fitness, auto"));
+        t.push_back(enum_key<extract::SelectMode>(
+            {"extract.select_mode", "PITH_EXTRACT_SELECT_MODE", "--extract-select-mode", "string",
+             "how the readability strategy picks its container: readability or dom_smoothie"},
+            [](ServerConfig& c) -> extract::SelectMode& { return c.extract.select_mode; },
+            extract::select_mode_from_name, extract::select_mode_name, "readability, dom_smoothie"));
         t.push_back(size_key({"extract.char_threshold", "PITH_EXTRACT_CHAR_THRESHOLD", "--extract-char-threshold",
                               "integer", "article text length (UTF-16 units) a pass must reach before retries stop"},
                              [](ServerConfig& c) -> std::size_t& { return c.extract.char_threshold; }, 0,

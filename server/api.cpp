@@ -26,7 +26,14 @@ constexpr std::string_view kOptionNames[] = {
     "format",         "diagnostics",     "max_elements",        "max_depth", "char_threshold",
     "n_top_candidates", "timeout_ms",    "strip_unlikelys",     "weight_classes",
     "clean_conditionally", "retry",      "keep_classes",        "disable_json_ld",
-    "max_memory_bytes"};
+    "max_memory_bytes", "strategy",      "select_mode",         "policy",
+    "min_score_to_adjust", "lectito_min_score", "lectito_char_threshold", "lectito_min_content_length",
+    "fitness_link_density_weight", "fitness_tag_density_weight", "fitness_title_case_weight",
+    "fitness_punctuation_weight", "fitness_punctuation_norm", "fitness_word_count_weight", "fitness_depth_weight",
+    "fitness_document_word_postweight", "fitness_min_child_fitness_ratio", "fitness_min_text_percentage"};
+
+// The fitness options go by their FitnessOptions names behind this prefix.
+constexpr std::string_view kFitnessPrefix = "fitness_";
 
 // Query values are text and parse into any type; JSON values must have the
 // option's own type ("retry": "true" is refused).
@@ -76,6 +83,40 @@ Result<std::uint64_t> as_unsigned(std::string_view name, const OptionValue& valu
         return bad_option(name, "must be an integer in " + std::to_string(min) + ".." + std::to_string(max));
     }
     return *number;
+}
+
+Result<double> as_number(std::string_view name, const OptionValue& value, Source source) {
+    std::optional<double> number;
+    if (const auto* d = std::get_if<double>(&value)) {
+        number = *d;
+    } else if (const auto* i = std::get_if<std::int64_t>(&value)) {
+        number = static_cast<double>(*i);
+    } else if (const auto* u = std::get_if<std::uint64_t>(&value)) {
+        number = static_cast<double>(*u);
+    } else if (const auto* s = std::get_if<std::string>(&value); s != nullptr && source == Source::query) {
+        double parsed = 0.0;
+        const auto [ptr, ec] = std::from_chars(s->data(), s->data() + s->size(), parsed);
+        if (!s->empty() && ec == std::errc{} && ptr == s->data() + s->size()) {
+            number = parsed;
+        }
+    }
+    if (!number || !std::isfinite(*number)) {
+        return bad_option(name, "must be a finite number");
+    }
+    return *number;
+}
+
+// An option whose value is one of the names `from_name` knows.
+template <typename Enum, typename FromName>
+Result<bool> apply_choice(std::string_view name, const OptionValue& value, FromName from_name,
+                          std::string_view choices, Enum& target) {
+    const auto* text = std::get_if<std::string>(&value);
+    const auto found = text != nullptr ? from_name(*text) : std::nullopt;
+    if (!found) {
+        return bad_option(name, "must be one of " + std::string(choices));
+    }
+    target = *found;
+    return true;
 }
 
 Result<std::string> as_string(std::string_view name, const OptionValue& value) {
@@ -176,6 +217,52 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         }
         request.timeout = std::chrono::milliseconds(static_cast<std::chrono::milliseconds::rep>(*number));
         return true;
+    }
+    if (name == "strategy") {
+        return apply_choice(name, value, extract::strategy_from_name, "readability, lectito, fitness, auto",
+                            options.strategy);
+    }
+    if (name == "select_mode") {
+        return apply_choice(name, value, extract::select_mode_from_name, "readability, dom_smoothie",
+                            options.select_mode);
+    }
+    if (name == "policy") {
+        extract::Policy policy = extract::Policy::strict;
+        auto chosen = apply_choice(name, value, extract::policy_from_name, "strict, moderate, clean, raw", policy);
+        if (chosen) {
+            options.flags = extract::policy_flags(policy);
+            options.retry = false;
+        }
+        return chosen;
+    }
+    if (name == "min_score_to_adjust" || name == "lectito_min_score") {
+        auto number = as_number(name, value, source);
+        if (!number) {
+            return std::move(number).error();
+        }
+        (name == "lectito_min_score" ? options.lectito.min_score : options.min_score_to_adjust.emplace()) = *number;
+        return true;
+    }
+    if (name == "lectito_char_threshold" || name == "lectito_min_content_length") {
+        auto number = as_unsigned(name, value, source, 0, 100'000'000);
+        if (!number) {
+            return std::move(number).error();
+        }
+        (name == "lectito_char_threshold" ? options.lectito.char_threshold : options.lectito.min_content_length) =
+            static_cast<std::size_t>(*number);
+        return true;
+    }
+    if (name.starts_with(kFitnessPrefix)) {
+        for (const auto& field : extract::fitness_option_fields()) {
+            if (field.name == name.substr(kFitnessPrefix.size())) {
+                auto number = as_number(name, value, source);
+                if (!number) {
+                    return std::move(number).error();
+                }
+                options.fitness.*field.member = *number;
+                return true;
+            }
+        }
     }
     if (name == "strip_unlikelys") {
         return apply_flag(name, value, source, extract::PassFlags::strip_unlikelys, options.flags);

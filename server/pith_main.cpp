@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdio>
@@ -181,6 +182,38 @@ Result<std::size_t> parse_size(std::string_view flag, std::string_view text, std
     return value;
 }
 
+// A finite decimal number, e.g. "20", "-2.5", "0.25".
+Result<double> parse_number(std::string_view flag, std::string_view text) {
+    double number = 0.0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(number)) {
+        return usage(std::string(flag) + " needs a finite number, got \"" + std::string(text) + "\"");
+    }
+    return number;
+}
+
+// --fitness NAME=VALUE: one of the fitness strategy's weights or thresholds.
+Result<bool> set_fitness_option(extract::FitnessOptions& fitness, std::string_view assignment) {
+    const std::size_t eq = assignment.find('=');
+    const std::string_view name = assignment.substr(0, eq);
+    for (const auto& field : extract::fitness_option_fields()) {
+        if (field.name == name && eq != std::string_view::npos) {
+            auto number = parse_number("--fitness " + std::string(name), assignment.substr(eq + 1));
+            if (!number) {
+                return std::move(number).error();
+            }
+            fitness.*field.member = *number;
+            return true;
+        }
+    }
+    std::string names;
+    for (const auto& field : extract::fitness_option_fields()) {
+        names += names.empty() ? "" : ", ";
+        names += field.name;
+    }
+    return usage("--fitness wants NAME=VALUE with NAME one of " + names + ", got \"" + std::string(assignment) + "\"");
+}
+
 Result<Format> parse_format(std::string_view text) {
     if (text == "json") {
         return Format::json;
@@ -231,6 +264,31 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
                 return usage(std::string(flag) + " needs a value");
             }
             return args[++i];
+        };
+        auto enum_flag = [&](auto& out, auto from_name, std::string_view choices) -> Result<bool> {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            const auto found = from_name(*text);
+            if (!found) {
+                return usage(std::string(flag) + " must be one of " + std::string(choices) + ", got \"" +
+                             std::string(*text) + "\"");
+            }
+            out = *found;
+            return true;
+        };
+        auto number_flag = [&](double& out) -> Result<bool> {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            auto number = parse_number(flag, *text);
+            if (!number) {
+                return std::move(number).error();
+            }
+            out = *number;
+            return true;
         };
         auto size_flag = [&](std::size_t& out, std::size_t min, std::size_t max) -> Result<bool> {
             auto text = value();
@@ -302,6 +360,29 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
             parsed = size_flag(cli.options.char_threshold, 0, kSizeMax);
         } else if (flag == "--n-top-candidates") {
             parsed = size_flag(cli.options.n_top_candidates, 1, kSizeMax);
+        } else if (flag == "--strategy") {
+            parsed = enum_flag(cli.options.strategy, extract::strategy_from_name, "readability, lectito, fitness, auto");
+        } else if (flag == "--select-mode") {
+            parsed = enum_flag(cli.options.select_mode, extract::select_mode_from_name, "readability, dom_smoothie");
+        } else if (flag == "--policy") {
+            extract::Policy policy = extract::Policy::strict;
+            parsed = enum_flag(policy, extract::policy_from_name, "strict, moderate, clean, raw");
+            cli.options.flags = extract::policy_flags(policy);
+            cli.options.retry = false;
+        } else if (flag == "--min-score-to-adjust") {
+            parsed = number_flag(cli.options.min_score_to_adjust.emplace());
+        } else if (flag == "--lectito-min-score") {
+            parsed = number_flag(cli.options.lectito.min_score);
+        } else if (flag == "--lectito-char-threshold") {
+            parsed = size_flag(cli.options.lectito.char_threshold, 0, kSizeMax);
+        } else if (flag == "--lectito-min-content-length") {
+            parsed = size_flag(cli.options.lectito.min_content_length, 0, kSizeMax);
+        } else if (flag == "--fitness") {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            parsed = set_fitness_option(cli.options.fitness, *text);
         } else if (flag == "--jobs") {
             parsed = size_flag(cli.jobs, 1, kMaxJobs);
         } else {

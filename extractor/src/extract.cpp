@@ -24,6 +24,7 @@
 #include "output/confidence.hpp"
 #include "metadata/metadata.hpp"
 #include "readability/pipeline.hpp"
+#include "strategies/run.hpp"
 #include "dom/raw_text.hpp"
 #include "pith/decode.hpp"
 #include "pith/dom.hpp"
@@ -58,6 +59,84 @@ std::string pass_flags_name(PassFlags flags) {
     return out.empty() ? "none" : out;
 }
 
+namespace {
+
+// A name table for the option enums: one place says how each is spelled.
+template <typename Enum, std::size_t N>
+struct NameTable {
+    std::pair<Enum, std::string_view> entries[N];
+
+    [[nodiscard]] constexpr std::string_view name(Enum value) const noexcept {
+        for (const auto& [v, n] : entries) {
+            if (v == value) {
+                return n;
+            }
+        }
+        return entries[0].second;
+    }
+    [[nodiscard]] constexpr std::optional<Enum> find(std::string_view name) const noexcept {
+        for (const auto& [v, n] : entries) {
+            if (n == name) {
+                return v;
+            }
+        }
+        return std::nullopt;
+    }
+};
+
+constexpr NameTable<Strategy, 4> kStrategyNames{{{Strategy::readability, "readability"},
+                                                  {Strategy::lectito, "lectito"},
+                                                  {Strategy::fitness, "fitness"},
+                                                  {Strategy::automatic, "auto"}}};
+constexpr NameTable<SelectMode, 2> kSelectModeNames{
+    {{SelectMode::readability, "readability"}, {SelectMode::dom_smoothie, "dom_smoothie"}}};
+constexpr NameTable<Policy, 4> kPolicyNames{
+    {{Policy::strict, "strict"}, {Policy::moderate, "moderate"}, {Policy::clean, "clean"}, {Policy::raw, "raw"}}};
+
+constexpr FitnessOptionField kFitnessFields[] = {
+    {"link_density_weight", &FitnessOptions::link_density_weight},
+    {"tag_density_weight", &FitnessOptions::tag_density_weight},
+    {"title_case_weight", &FitnessOptions::title_case_weight},
+    {"punctuation_weight", &FitnessOptions::punctuation_weight},
+    {"punctuation_norm", &FitnessOptions::punctuation_norm},
+    {"word_count_weight", &FitnessOptions::word_count_weight},
+    {"depth_weight", &FitnessOptions::depth_weight},
+    {"document_word_postweight", &FitnessOptions::document_word_postweight},
+    {"min_child_fitness_ratio", &FitnessOptions::min_child_fitness_ratio},
+    {"min_text_percentage", &FitnessOptions::min_text_percentage},
+};
+
+}  // namespace
+
+std::span<const FitnessOptionField> fitness_option_fields() noexcept { return kFitnessFields; }
+
+std::string_view strategy_name(Strategy strategy) noexcept { return kStrategyNames.name(strategy); }
+std::optional<Strategy> strategy_from_name(std::string_view name) noexcept { return kStrategyNames.find(name); }
+std::string_view select_mode_name(SelectMode mode) noexcept { return kSelectModeNames.name(mode); }
+std::optional<SelectMode> select_mode_from_name(std::string_view name) noexcept {
+    return kSelectModeNames.find(name);
+}
+std::string_view policy_name(Policy policy) noexcept { return kPolicyNames.name(policy); }
+std::optional<Policy> policy_from_name(std::string_view name) noexcept { return kPolicyNames.find(name); }
+
+Result<bool> validate(const FitnessOptions& fitness) {
+    for (const auto& [name, member] : fitness_option_fields()) {
+        if (const double value = fitness.*member; !std::isfinite(value) || value < 0.0) {
+            return Error{ErrorCode::invalid_argument,
+                         "fitness option " + std::string(name) + " must be a finite number >= 0"};
+        }
+    }
+    for (const double ratio : {fitness.document_word_postweight, fitness.min_child_fitness_ratio,
+                               fitness.min_text_percentage}) {
+        if (ratio > 1.0) {
+            return Error{ErrorCode::invalid_argument,
+                         "fitness document_word_postweight, min_child_fitness_ratio and min_text_percentage "
+                         "must be within [0, 1]"};
+        }
+    }
+    return true;
+}
+
 Result<bool> validate(const ExtractOptions& options) {
     if (options.n_top_candidates == 0 || options.n_top_candidates > 1000) {
         return Error{ErrorCode::invalid_argument,
@@ -65,6 +144,15 @@ Result<bool> validate(const ExtractOptions& options) {
     }
     if (!std::isfinite(options.link_density_modifier) || std::abs(options.link_density_modifier) > 1.0) {
         return Error{ErrorCode::invalid_argument, "link_density_modifier must be within [-1, 1]"};
+    }
+    if (options.min_score_to_adjust && !std::isfinite(*options.min_score_to_adjust)) {
+        return Error{ErrorCode::invalid_argument, "min_score_to_adjust must be a finite number"};
+    }
+    if (!std::isfinite(options.lectito.min_score)) {
+        return Error{ErrorCode::invalid_argument, "lectito min_score must be a finite number"};
+    }
+    if (Result<bool> fitness = validate(options.fitness); !fitness.ok()) {
+        return fitness;
     }
     if (!options.url.empty() && !url::is_absolute(options.url)) {
         return Error{ErrorCode::invalid_argument, "url must be an absolute URL, got \"" + options.url + "\""};
@@ -78,28 +166,6 @@ using Clock = std::chrono::steady_clock;
 
 std::int64_t micros_since(Clock::time_point start) {
     return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
-}
-
-// The order in which retry passes drop heuristics (Readability.js, seed 003).
-constexpr PassFlags kDropOrder[] = {PassFlags::strip_unlikelys, PassFlags::weight_classes,
-                                    PassFlags::clean_conditionally};
-
-struct Attempt {
-    explicit Attempt(dom::Document copy) : doc(std::move(copy)) {}
-
-    dom::Document doc;  // the pass's copy of the prepared document; owns content
-    dom::Node* content = nullptr;
-    std::size_t text_length = 0;
-    std::size_t pass_index = 0;
-    std::optional<std::string> dir;
-    double runner_up_ratio = 0.0;
-};
-
-double runner_up_ratio(const PassDiagnostics& diag) {
-    if (diag.top_candidates.size() < 2 || diag.top_candidates[0].score <= 0) {
-        return 0.0;
-    }
-    return diag.top_candidates[1].score / diag.top_candidates[0].score;
 }
 
 // The parse's limits under `options`, gumbo's heap capped at the share of the
@@ -137,31 +203,10 @@ std::optional<Error> refuse_before_parse(const dom::MarkupEstimate& estimate, co
     return options.admit ? options.admit(cost) : std::nullopt;
 }
 
-// A pass's copy of the prepared document: <html> with <head> and <body>.
-// Its strings stay views into `prepared`'s arena, which outlives it.
-dom::Document pass_copy(const dom::Document& prepared, dom::BlockCache* cache) {
-    // A copy holds at most what the prepared document does (its text stays
-    // shared), so one block of that size is all it needs.
-    dom::Document copy(prepared.arena_bytes_used(), cache);
-    if (const dom::Node* html = prepared.document_element()) {
-        dom::append_child(copy.root(), copy.clone(html));
-    }
-    return copy;
-}
-
 Article budget_exceeded(Article article, Error error) {
     article.status = Status::budget_exceeded;
     article.error = std::move(error);
     return article;
-}
-
-// The deadline_exceeded error when options.deadline has passed, naming the
-// stage that was about to start.
-std::optional<Error> deadline_passed(const ExtractOptions& options, std::string_view next_stage) {
-    if (Clock::now() < options.deadline) {
-        return std::nullopt;
-    }
-    return Error{ErrorCode::deadline_exceeded, "deadline passed before " + std::string(next_stage)};
 }
 
 Article extract_unguarded(std::string_view bytes, const ExtractOptions& options) {
@@ -231,57 +276,13 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     input.metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
     input.scorer = options.scorer;
     input.flags = options.flags;
-
-    // Each pass works on its own copy of the prepared document, as Readability
-    // restores page.innerHTML before a retry, and the prepared document stays
-    // untouched as the source of the next copy. A copy has its own arena, so
-    // an attempt that loses gives its memory back at once: at most two copies
-    // (the running pass and the longest short attempt) are alive.
-    std::optional<Attempt> chosen;
-    std::optional<Attempt> longest;  // the longest attempt under char_threshold so far
-    for (std::size_t pass = 0;; ++pass) {
-        if (auto late = deadline_passed(options, "pass " + std::to_string(pass + 1))) {
-            return budget_exceeded(std::move(article), std::move(*late));
-        }
-        Attempt attempt(pass_copy(doc, options.block_cache));
-        PassOutput out = grab_article(attempt.doc, options, input, state);
-        attempt.runner_up_ratio = runner_up_ratio(out.diagnostics);
-        const bool stopped = out.diagnostics.outcome == "deadline";
-        article.passes.push_back(std::move(out.diagnostics));
-        if (stopped) {
-            return budget_exceeded(std::move(article), Error{ErrorCode::deadline_exceeded,
-                                                             "deadline passed during pass " + std::to_string(pass + 1)});
-        }
-        if (out.content == nullptr) {
-            break;  // no <body>: nothing any pass could find
-        }
-        attempt.content = out.content;
-        attempt.text_length = out.text_length;
-        attempt.pass_index = pass;
-        attempt.dir = state.dir;
-        if (out.text_length >= options.char_threshold) {
-            chosen = std::move(attempt);
-            article.status = Status::ok;
-            break;
-        }
-        // Ties go to the earliest attempt (Readability sorts with a stable sort).
-        if (!longest || attempt.text_length > longest->text_length) {
-            longest = std::move(attempt);
-        }
-        const auto next_drop = std::find_if(std::begin(kDropOrder), std::end(kDropOrder),
-                                            [&](PassFlags f) { return has(input.flags, f); });
-        if (!options.retry || next_drop == std::end(kDropOrder)) {
-            break;
-        }
-        input.flags = without(input.flags, *next_drop);
+    article.strategy = options.strategy;
+    StrategyRun run = run_strategy(doc, options, input, state, article);
+    if (run.stopped) {
+        return budget_exceeded(std::move(article), std::move(*run.stopped));
     }
-    if (!chosen && longest && longest->text_length > 0) {
-        chosen = std::move(longest);
-        chosen->dir = state.dir;  // Readability reads dir off the last pass's candidate
-        article.status = Status::best_attempt;
-        article.passes[chosen->pass_index].outcome = "best_attempt";
-    }
-    longest.reset();
+    std::optional<Attempt>& chosen = run.chosen;
+    article.status = run.status;
     article.timings.passes_us = micros_since(stage_start);
 
     article.title = metadata.title;
@@ -311,7 +312,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     article.timings.serialize_us = micros_since(stage_start);
 
     article.confidence = compute_confidence(ConfidenceInputs{
-        article.status, chosen->text_length, options.char_threshold, chosen->pass_index,
+        article.status, chosen->text_length, options.char_threshold, chosen->relaxation,
         link_density(chosen->content), chosen->runner_up_ratio, article.readerable});
     return article;
 }

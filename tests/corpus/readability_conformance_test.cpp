@@ -383,6 +383,8 @@ PageResult evaluate_page(const fs::path& dir) {
 
     pith::extract::ExtractOptions options;
     options.url = std::string(kPageUrl);
+    // Conformance is the readability strategy's promise (issue 12); auto removes boilerplate Readability keeps.
+    options.strategy = pith::extract::Strategy::readability;
     // No charset is declared: the pages go through the decoder as crawled bytes
     // would (qq is UTF-8 under a gb2312 <meta>; the decoder must see through it).
     const Article article = pith::extract::extract(*source, options);

@@ -91,7 +91,9 @@ TEST(Fetch, FollowsRedirectsAndResolvesLinksAgainstTheFinalUrl) {
         if (target == "/moved") {
             return OriginResponse{301, {{"Location", final_url}}, ""};
         }
-        return OriginResponse{200, kHtmlType, page("Redirected", "<p>Read <a href=\"next.html\">the next part</a>.</p>")};
+        return OriginResponse{200, kHtmlType,
+                              page("Redirected", "<p>The story goes on in <a href=\"next.html\">the next part</a>, "
+                                                 "after the flood had passed and the valley was dry again.</p>")};
     });
     final_url = origin.url("/section/page.html");
     START_PITHD(pithd, allowing_loopback());

@@ -113,7 +113,8 @@ TEST(Pithd, ExtractsFromJsonBody) {
 TEST(Pithd, ExtractsFromRawHtmlWithQueryOptions) {
     START_PITHD(pithd, args_with({}));
     const std::string page =
-        "<html><head><title>T</title></head><body><article><p>Read <a href=\"/next\">the next part</a>.</p>" +
+        "<html><head><title>T</title></head><body><article><p>The story goes on in <a href=\"/next\">the next "
+        "part</a>, after the flood had passed and the valley was dry again.</p>" +
         article_page(10).substr(60) + "</article></body></html>";
     const HttpResult r = http_request(pithd.port(), "POST",
                                       "/extract?url=https%3A%2F%2Fexample.com%2Fdir%2Fpage.html&format=html&diagnostics=true",

@@ -11,6 +11,7 @@
 #include <functional>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,6 +94,7 @@ struct FitnessOptions {
     double document_word_postweight = 0.25;  // share of the final fitness that is the node's share of the page's words
     double min_child_fitness_ratio = 0.66;   // leading and trailing children below it (times the best child's) are pruned
     double min_text_percentage = 0.25;       // a container holding less of the page's text: the whole <body>
+    double punctuation_norm = 0.05;          // punctuation per character at which that feature reaches 1
 };
 
 class ContentScorer;
@@ -144,7 +146,7 @@ struct ExtractOptions {
     bool disable_json_ld = false;
     double link_density_modifier = 0.0;    // Readability linkDensityModifier
     const ContentScorer* scorer = nullptr;  // nullptr = readability_scorer() (see scorer.hpp)
-    Strategy strategy = Strategy::readability;
+    Strategy strategy = Strategy::automatic;
     SelectMode select_mode = SelectMode::readability;
     // dom_smoothie's min_score_to_adjust: only candidates scoring above it are
     // scaled by (1 - link density); none scales every one, as Readability does.
@@ -167,6 +169,15 @@ struct ExtractOptions {
     dom::BlockCache* block_cache = nullptr;
 };
 
+// The fitness options by name, for the CLI, the API and the fitting script.
+struct FitnessOptionField {
+    std::string_view name;
+    double FitnessOptions::*member;
+};
+[[nodiscard]] std::span<const FitnessOptionField> fitness_option_fields() noexcept;
+// Each field finite and >= 0, the post-weight and the two ratios at most 1.
+[[nodiscard]] Result<bool> validate(const FitnessOptions& fitness);
+
 // Checks option ranges. Errors: invalid_argument naming the option.
 [[nodiscard]] Result<bool> validate(const ExtractOptions& options);
 
@@ -185,6 +196,7 @@ struct CandidateInfo {
 };
 
 struct PassDiagnostics {
+    Strategy strategy = Strategy::readability;  // whose pass it was
     PassFlags flags = PassFlags::all;
     std::size_t elements_seen = 0;     // elements visited by the candidate walk
     std::size_t candidate_count = 0;   // nodes that received a content score
@@ -192,7 +204,27 @@ struct PassDiagnostics {
     std::string chosen_root;           // path of the chosen top candidate
     std::size_t text_length = 0;       // UTF-16 units of the pass's article text
     std::int64_t duration_us = 0;
-    std::string outcome;  // "accepted", "too_short", "best_attempt", "no_body", "deadline"
+    // "accepted", "too_short", "best_attempt", "no_content" (lectito: no
+    // element scored min_score), "no_body", "deadline"
+    std::string outcome;
+    std::string reason;  // why there was no content, when a strategy says
+};
+
+// A block auto removed from the article it kept as boilerplate.
+struct RemovedBlock {
+    std::string kind;         // "caption", "named", "links", "figure", "date_line", "label"
+    std::string path;         // CSS-like path, as CandidateInfo's
+    std::size_t text_length = 0;  // UTF-16 units of its text
+    std::string excerpt;      // its first 100 characters
+};
+
+// What one strategy found, as `auto` saw it before choosing.
+struct StrategyOutcome {
+    Strategy strategy = Strategy::readability;
+    Status status = Status::no_content;
+    std::string chosen_root;       // path of the root its article came from
+    std::size_t text_length = 0;   // UTF-16 units of its article text
+    bool kept = false;             // the one auto returned
 };
 
 struct StageTimings {
@@ -225,7 +257,12 @@ struct Article {
     double confidence = 0.0;   // in [0, 1]; see confidence.cpp for how
     std::optional<Error> error;  // set when status is budget_exceeded
     std::string charset;       // the charset the input was decoded from
+    Strategy strategy = Strategy::readability;  // the strategy asked for
     std::vector<PassDiagnostics> passes;
+    // auto only: each strategy's result and why one was kept.
+    std::vector<StrategyOutcome> strategies;
+    std::string decision;
+    std::vector<RemovedBlock> removed;  // from the kept article, in document order
     StageTimings timings;
     std::optional<CostEstimate> cost;  // once the tags were scanned
 };

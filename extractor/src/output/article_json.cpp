@@ -24,6 +24,7 @@ nlohmann::json pass_json(const PassDiagnostics& pass) {
         });
     }
     return {
+        {"strategy", std::string(strategy_name(pass.strategy))},
         {"flags", pass_flags_name(pass.flags)},
         {"elements_seen", pass.elements_seen},
         {"candidate_count", pass.candidate_count},
@@ -32,7 +33,35 @@ nlohmann::json pass_json(const PassDiagnostics& pass) {
         {"text_length", pass.text_length},
         {"duration_us", pass.duration_us},
         {"outcome", pass.outcome},
+        {"reason", pass.reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(pass.reason)},
     };
+}
+
+// auto's view of each strategy, and why it kept one; null for the others.
+nlohmann::json choice_json(const Article& article) {
+    if (article.strategy != Strategy::automatic) {
+        return nullptr;
+    }
+    nlohmann::json strategies = nlohmann::json::array();
+    for (const StrategyOutcome& outcome : article.strategies) {
+        strategies.push_back({
+            {"strategy", std::string(strategy_name(outcome.strategy))},
+            {"status", std::string(status_name(outcome.status))},
+            {"chosen_root", outcome.chosen_root},
+            {"text_length", outcome.text_length},
+            {"kept", outcome.kept},
+        });
+    }
+    nlohmann::json removed = nlohmann::json::array();
+    for (const RemovedBlock& block : article.removed) {
+        removed.push_back({
+            {"kind", block.kind},
+            {"path", block.path},
+            {"text_length", block.text_length},
+            {"excerpt", block.excerpt},
+        });
+    }
+    return {{"strategies", std::move(strategies)}, {"decision", article.decision}, {"removed", std::move(removed)}};
 }
 
 nlohmann::json diagnostics_json(const Article& article) {
@@ -51,6 +80,8 @@ nlohmann::json diagnostics_json(const Article& article) {
         };
     }
     return {
+        {"strategy", std::string(strategy_name(article.strategy))},
+        {"auto", choice_json(article)},
         {"passes", std::move(passes)},
         {"cost", std::move(cost)},
         {"timings_us",

@@ -132,6 +132,27 @@ void wrap_in_page_div(dom::Document& doc, Node* article) {
     dom::append_child(article, page_div);
 }
 
+// dom_smoothie's selection: of the top candidate and its ancestors below
+// <body>, those that hold every close runner-up, and of those the best scored
+// (the nearest on a tie); the top candidate itself when there is no
+// runner-up, or no such ancestor has a score.
+Node* common_ancestor_of_alternatives(Node* top_candidate, const std::vector<std::vector<Node*>>& alternatives) {
+    if (alternatives.empty()) {
+        return top_candidate;
+    }
+    Node* best = nullptr;
+    for (Node* parent = top_candidate; !is_body_or_outside(parent); parent = parent->parent) {
+        const bool shared = std::all_of(alternatives.begin(), alternatives.end(), [&](const std::vector<Node*>& list) {
+            return std::find(list.begin(), list.end(), parent) != list.end();
+        });
+        if (shared && parent->score.initialized &&
+            (best == nullptr || parent->score.content_score > best->score.content_score)) {
+            best = parent;
+        }
+    }
+    return best != nullptr ? best : top_candidate;
+}
+
 struct Ranked {
     Node* node;
     double link_density;
@@ -281,7 +302,10 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
     const std::size_t n_top = std::max<std::size_t>(options.n_top_candidates, 1);
     for (Node* candidate : candidates) {
         const double density = link_density(candidate);
-        candidate->score.content_score = scorer.final_score(candidate->score.content_score, density);
+        // dom_smoothie's min_score_to_adjust: weak candidates keep their score.
+        if (!options.min_score_to_adjust || candidate->score.content_score > *options.min_score_to_adjust) {
+            candidate->score.content_score = scorer.final_score(candidate->score.content_score, density);
+        }
         for (std::size_t t = 0; t < n_top; ++t) {
             if (t >= top.size() || candidate->score.content_score > top[t].node->score.content_score) {
                 top.insert(top.begin() + static_cast<std::ptrdiff_t>(t), Ranked{candidate, density});
@@ -314,7 +338,9 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
                 alternative_ancestors.push_back(all_ancestors(top[i].node));
             }
         }
-        if (alternative_ancestors.size() >= kMinimumTopCandidates) {
+        if (options.select_mode == SelectMode::dom_smoothie) {
+            top_candidate = common_ancestor_of_alternatives(top_candidate, alternative_ancestors);
+        } else if (alternative_ancestors.size() >= kMinimumTopCandidates) {
             for (Node* parent = top_candidate->parent; !is_body_or_outside(parent); parent = parent->parent) {
                 std::size_t lists_containing = 0;
                 for (std::size_t a = 0; a < alternative_ancestors.size() && lists_containing < kMinimumTopCandidates;

@@ -1,0 +1,379 @@
+// Boilerplate inside an article, recognised three ways: by the words of its
+// class and id, by the links it is made of, and by where it is left (a heading
+// with nothing after it). Every removal is bounded by a share of the article's
+// text, so that a class on the article's own wrapper never empties it.
+#include "strategies/boilerplate.hpp"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "readability/pipeline.hpp"
+#include "text/text.hpp"
+
+namespace pith::extract {
+
+using dom::Node;
+using dom::Tag;
+
+namespace {
+
+// Whole words of class and id (split on every character that is not a letter
+// or a digit) that name boilerplate.
+constexpr std::string_view kBoilerplateWords[] = {
+    "ad",        "ads",        "advert",    "author",    "authors",   "avatar",     "bio",       "breadcrumb",
+    "breadcrumbs", "byline",   "caption",   "captions",  "comment",   "comments",   "copyright", "credit",
+    "credits",   "cta",        "date",      "disclaimer", "follow",   "meta",       "newsletter", "pagination",
+    "print",     "promo",      "rating",    "ratings",   "related",   "share",      "sharing",   "signup",
+    "social",    "sponsor",    "sponsored", "subscribe", "subscription", "tags",
+    "timestamp", "toc",
+};
+
+// Stems that name boilerplate wherever they appear in class or id.
+constexpr std::string_view kBoilerplateStems[] = {
+    "breadcrumb", "byline", "caption", "copyright", "newsletter", "postmeta", "recommend", "related",
+    "share",      "social", "subscri",
+};
+
+bool is_word_char(char c) noexcept {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || static_cast<unsigned char>(c) >= 0x80U;
+}
+
+// Class names that say what an element has or is in ("has-sharing",
+// "is-sticky") rather than what it is; they never make it boilerplate.
+bool is_modifier_class(std::string_view name) noexcept {
+    return text::istarts_with_ascii(name, "has-") || text::istarts_with_ascii(name, "is-") ||
+           text::istarts_with_ascii(name, "with-") || text::istarts_with_ascii(name, "no-");
+}
+
+// The element's class names, modifiers left out, and its id; lower case.
+std::string naming_words(const Node* element) {
+    std::string names;
+    const std::string_view classes = class_name(element);
+    for (std::size_t i = 0; i < classes.size();) {
+        const std::size_t end = std::min(classes.find_first_of(" \t\n\f\r", i), classes.size());
+        if (const std::string_view name = classes.substr(i, end - i); !name.empty() && !is_modifier_class(name)) {
+            names.append(name).push_back(' ');
+        }
+        i = end + 1;
+    }
+    names.append(element->attr("id"));
+    return text::to_lower_ascii(names);
+}
+
+bool names_boilerplate(const Node* element) {
+    const std::string names = naming_words(element);
+    for (std::string_view stem : kBoilerplateStems) {
+        if (names.find(stem) != std::string::npos) {
+            return true;
+        }
+    }
+    const std::string_view view(names);
+    for (std::size_t i = 0; i < view.size();) {
+        if (!is_word_char(view[i])) {
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < view.size() && is_word_char(view[end])) {
+            ++end;
+        }
+        const std::string_view word = view.substr(i, end - i);
+        if (std::find(std::begin(kBoilerplateWords), std::end(kBoilerplateWords), word) != std::end(kBoilerplateWords)) {
+            return true;
+        }
+        i = end;
+    }
+    return false;
+}
+
+bool is_heading(const Node* node) noexcept {
+    return node->is(Tag::h1) || node->is(Tag::h2) || node->is(Tag::h3) || node->is(Tag::h4) || node->is(Tag::h5) ||
+           node->is(Tag::h6);
+}
+
+// A short line that announces what follows rather than saying something:
+// "Related articles:", or a paragraph that is one bold phrase.
+bool is_label_line(const Node* node) {
+    if (is_heading(node)) {
+        return true;
+    }
+    if (!node->is(Tag::p) && !node->is(Tag::div)) {
+        return false;
+    }
+    const std::string line = text::inner_text(node);
+    constexpr std::size_t kMaxLabelLength = 50;
+    if (line.empty() || text::utf16_length(line) > kMaxLabelLength) {
+        return false;
+    }
+    if (line.back() == ':') {
+        return true;
+    }
+    const Node* only = node->first_element_child();
+    return only != nullptr && only->next_element_sibling() == nullptr && (only->is(Tag::strong) || only->is(Tag::b)) &&
+           text::inner_text_length(only) == text::utf16_length(line);
+}
+
+// Blocks that are one line of a page's furniture when made of links.
+bool is_line_block(const Node* node) noexcept {
+    return node->is(Tag::p) || node->is(Tag::li) || node->is(Tag::dt) || node->is(Tag::dd) || is_heading(node);
+}
+
+bool is_list(const Node* node) noexcept { return node->is(Tag::ul) || node->is(Tag::ol); }
+
+bool is_media(const Node* node) noexcept {
+    return node->is(Tag::img) || node->is(Tag::picture) || node->is(Tag::video) || node->is(Tag::audio) ||
+           node->is(Tag::iframe) || node->is(Tag::svg) || node->is(Tag::object) || node->is(Tag::embed);
+}
+
+bool holds_media(const Node* node) noexcept {
+    for (const Node* n = node; n != nullptr; n = dom::next_element(n, node)) {
+        if (is_media(n)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Removes the words of a figure-like element and keeps its images.
+void strip_text_keep_media(Node* root) {
+    for (Node* n = root->first_child; n != nullptr;) {
+        if (n->is_element() && !is_media(n) && n->first_child != nullptr && holds_media(n)) {
+            n = n->first_child;  // the words around the image inside it go too
+            continue;
+        }
+        // The next node: a sibling, else the next sibling of the nearest
+        // ancestor that has one (taken before `n` may be detached).
+        Node* next = n->next;
+        for (Node* up = n->parent; next == nullptr && up != root; up = up->parent) {
+            next = up->next;
+        }
+        if (n->is_text() || (n->is_element() && !holds_media(n))) {
+            dom::detach(n);
+        }
+        n = next;
+    }
+}
+
+// Class and id words of elements that hold an image and its caption.
+constexpr std::string_view kImageWords[] = {"image", "img", "photo", "picture", "gallery"};
+
+bool names_image(const Node* element) {
+    const std::string names = naming_words(element);
+    const std::string_view view(names);
+    for (std::size_t i = 0; i < view.size();) {
+        if (!is_word_char(view[i])) {
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < view.size() && is_word_char(view[end])) {
+            ++end;
+        }
+        if (std::find(std::begin(kImageWords), std::end(kImageWords), view.substr(i, end - i)) !=
+            std::end(kImageWords)) {
+            return true;
+        }
+        i = end;
+    }
+    return false;
+}
+
+std::size_t count_words(std::string_view line) {
+    std::size_t words = 0;
+    bool in_word = false;
+    for (const char c : line) {
+        const bool space = c == ' ';
+        words += static_cast<std::size_t>(!space && !in_word);
+        in_word = !space;
+    }
+    return words;
+}
+
+// A date in digits: a year from 1900 to 2099 standing alone, or day, month
+// and year joined by '.', '/' or '-'.
+bool has_numeric_date(std::string_view line) {
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const auto digit = [&](std::size_t at) { return at < line.size() && line[at] >= '0' && line[at] <= '9'; };
+        if (!digit(i) || (i > 0 && digit(i - 1))) {
+            continue;
+        }
+        std::size_t end = i;
+        while (digit(end)) {
+            ++end;
+        }
+        const std::string_view run = line.substr(i, end - i);
+        if (run.size() == 4 && (run.starts_with("19") || run.starts_with("20"))) {
+            return true;
+        }
+        // d.m.yyyy, d/m/yy, yyyy-mm-dd: three numbers joined by the same separator.
+        if (end < line.size() && (line[end] == '.' || line[end] == '/' || line[end] == '-') && digit(end + 1)) {
+            const char separator = line[end];
+            std::size_t second = end + 1;
+            while (digit(second)) {
+                ++second;
+            }
+            if (second < line.size() && line[second] == separator && digit(second + 1)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// A line that only dates the article: "Published 23.10.2018", "16 March 2021".
+bool is_date_line(const Node* node) {
+    if (!(node->is(Tag::p) || node->is(Tag::time) || (node->is(Tag::div) && !has_child_block_element(node)))) {
+        return false;
+    }
+    const std::string line = text::inner_text(node);
+    constexpr std::size_t kMaxDateLineLength = 60;
+    constexpr std::size_t kMaxDateLineWords = 6;
+    if (line.empty() || text::utf16_length(line) > kMaxDateLineLength || count_words(line) > kMaxDateLineWords) {
+        return false;
+    }
+    return node->is(Tag::time) || count_by_tag(node, Tag::time) > 0 || has_numeric_date(line);
+}
+
+RemovedBlock record(std::string_view kind, const Node* node) {
+    RemovedBlock block;
+    block.kind = kind;
+    block.path = css_path(node);
+    const std::string words = text::inner_text(node);
+    block.text_length = text::utf16_length(words);
+    constexpr std::size_t kExcerptCodePoints = 100;
+    std::size_t end = 0;
+    for (std::size_t n = 0; n < kExcerptCodePoints && end < words.size(); ++n) {
+        (void)text::next_code_point(words, end);
+    }
+    block.excerpt = words.substr(0, end);
+    return block;
+}
+
+// Detaches `node`, and the label line just before it that introduced it
+// ("Related articles").
+void remove_with_label(Node* node, std::string_view kind, std::vector<RemovedBlock>& removed) {
+    Node* previous = node->prev_element_sibling();
+    removed.push_back(record(kind, node));
+    dom::detach(node);
+    if (previous != nullptr && is_label_line(previous)) {
+        removed.push_back(record("label", previous));
+        dom::detach(previous);
+    }
+}
+
+// The label line that holds the article's last words, if one does.
+Node* last_label(Node* article) {
+    const Node* last_text = nullptr;
+    for (const Node* n = article; n != nullptr; n = dom::next_node(n, article)) {
+        if (n->is_text() && !text::trim(n->data).empty()) {
+            last_text = n;
+        }
+    }
+    for (Node* n = last_text != nullptr ? last_text->parent : nullptr; n != nullptr && n != article; n = n->parent) {
+        if (is_label_line(n)) {
+            return n;
+        }
+        if (n->is(Tag::div) && n->element_child_count() > 1) {
+            break;
+        }
+    }
+    return nullptr;
+}
+
+// Date lines before the article's first paragraph of prose or after its
+// last: inside the text, a date is more often an event's than the page's.
+void remove_date_lines(Node* article, std::vector<RemovedBlock>& removed) {
+    constexpr std::size_t kProseLength = 150;
+    std::vector<Node*> date_lines_before;  // before the first paragraph of prose
+    std::vector<Node*> date_lines_after;   // after the latest one so far
+    bool seen_prose = false;
+    for (Node* n = dom::next_element(article, article); n != nullptr;) {
+        if (is_date_line(n)) {
+            (seen_prose ? date_lines_after : date_lines_before).push_back(n);
+            n = dom::next_element(n, article, true);
+            continue;
+        }
+        if (n->is(Tag::p) && text::inner_text_length(n) >= kProseLength) {
+            seen_prose = true;
+            date_lines_after.clear();
+        }
+        n = dom::next_element(n, article);
+    }
+    for (const std::vector<Node*>* lines : {&date_lines_before, &date_lines_after}) {
+        for (Node* line : *lines) {
+            removed.push_back(record("date_line", line));
+            dom::detach(line);
+        }
+    }
+}
+
+}  // namespace
+
+std::string_view boilerplate_kind_name(BoilerplateKind kind) noexcept {
+    switch (kind) {
+    case BoilerplateKind::none: return "none";
+    case BoilerplateKind::caption: return "caption";
+    case BoilerplateKind::named: return "named";
+    case BoilerplateKind::links: return "links";
+    case BoilerplateKind::date_line: return "date_line";
+    case BoilerplateKind::figure: return "figure";
+    }
+    return "none";
+}
+
+BoilerplateKind classify_boilerplate(const Node* node, std::size_t max_removed) {
+    if (node->is(Tag::figcaption)) {
+        return BoilerplateKind::caption;
+    }
+    const std::size_t length = text::inner_text_length(node);
+    if (length > max_removed) {
+        return BoilerplateKind::none;
+    }
+    if (names_boilerplate(node)) {
+        return BoilerplateKind::named;
+    }
+    constexpr std::size_t kMaxCaptionLength = 300;
+    if (length > 0 && length <= kMaxCaptionLength && (node->is(Tag::figure) || names_image(node))) {
+        return BoilerplateKind::figure;
+    }
+    if (length > 0 && (is_line_block(node) || is_list(node))) {
+        const double density = link_density(node);
+        constexpr std::size_t kMaxLinkLineLength = 300;
+        if (is_list(node) ? density >= 0.7 : (density >= 0.5 && length < kMaxLinkLineLength)) {
+            return BoilerplateKind::links;
+        }
+    }
+    return BoilerplateKind::none;
+}
+
+std::vector<RemovedBlock> remove_boilerplate(Node* article) {
+    const std::size_t article_length = text::inner_text_length(article);
+    // Nothing that holds more than this share of the article is removed.
+    const auto max_removed = static_cast<std::size_t>(static_cast<double>(article_length) * 0.4);
+    std::vector<RemovedBlock> removed;
+    for (Node* node = dom::next_element(article, article); node != nullptr;) {
+        const BoilerplateKind kind = classify_boilerplate(node, max_removed);
+        if (kind == BoilerplateKind::none) {
+            node = dom::next_element(node, article);
+            continue;
+        }
+        Node* next = dom::next_element(node, article, true);
+        if (kind == BoilerplateKind::figure && holds_media(node)) {
+            removed.push_back(record(boilerplate_kind_name(kind), node));
+            strip_text_keep_media(node);
+        } else {
+            remove_with_label(node, boilerplate_kind_name(kind), removed);
+        }
+        node = next;
+    }
+    remove_date_lines(article, removed);
+    for (Node* label = last_label(article); label != nullptr; label = last_label(article)) {
+        removed.push_back(record("label", label));
+        dom::detach(label);
+    }
+    return removed;
+}
+
+}  // namespace pith::extract

@@ -1,0 +1,38 @@
+// What pages put inside and around an article that a reader does not read as
+// the article: captions and credits, bylines and date lines, share bars,
+// newsletter and subscription boxes, "related" and "read more" link lists,
+// author boxes, comment sections. Readability keeps most of it; auto removes
+// it from the article it keeps. Internal header.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "pith/dom.hpp"
+#include "pith/extract.hpp"
+
+namespace pith::extract {
+
+enum class BoilerplateKind : std::uint8_t {
+    none,
+    caption,    // <figcaption>
+    named,      // its class or id names boilerplate (share, related, newsletter, byline...)
+    links,      // a line or a list made of links
+    date_line,  // a short line that only dates the article
+    figure,     // a figure or an element named for images: its words go, its images stay
+};
+[[nodiscard]] std::string_view boilerplate_kind_name(BoilerplateKind kind) noexcept;
+
+// What `node` is, when it holds at most `max_removed` UTF-16 units of text
+// (figcaptions always count).
+[[nodiscard]] BoilerplateKind classify_boilerplate(const dom::Node* node, std::size_t max_removed);
+
+// Removes boilerplate from `article` (an assembled article), with the label
+// line that announced a removed block and label lines left at its end.
+// Nothing holding more than 40% of the article's text goes. Returns what it
+// removed, in the order it did.
+std::vector<RemovedBlock> remove_boilerplate(dom::Node* article);
+
+}  // namespace pith::extract

@@ -1,0 +1,59 @@
+// Running strategies: each pass on its own copy of the prepared document,
+// retries that drop one heuristic flag at a time, and `auto`'s choice between
+// strategies. extract() calls run_strategy once, between the metadata and the
+// post-processing. Internal header.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pith/dom.hpp"
+#include "pith/extract.hpp"
+#include "readability/pipeline.hpp"
+
+namespace pith::extract {
+
+// One pass's article, with the copy of the document that owns it.
+struct Attempt {
+    explicit Attempt(dom::Document copy) : doc(std::move(copy)) {}
+
+    dom::Document doc;  // the pass's copy of the prepared document; owns content
+    dom::Node* content = nullptr;
+    std::size_t text_length = 0;
+    std::size_t pass_index = 0;  // into Article::passes
+    std::size_t relaxation = 0;  // flags dropped before it: 0 = the strategy's first pass
+    std::optional<std::string> dir;
+    double runner_up_ratio = 0.0;
+};
+
+// What a strategy (or auto) ends with.
+struct StrategyRun {
+    std::optional<Attempt> chosen;
+    Status status = Status::no_content;
+    std::optional<Error> stopped;  // the deadline passed
+};
+
+// Runs options.strategy over copies of `prepared`, which it never changes.
+// Appends every pass's diagnostics to article.passes and, for auto, fills
+// article.strategies and article.decision.
+[[nodiscard]] StrategyRun run_strategy(const dom::Document& prepared, const ExtractOptions& options,
+                                       const PassInput& input, PassState& state, Article& article);
+
+// The deadline_exceeded error when options.deadline has passed, naming the
+// stage that was about to start.
+[[nodiscard]] std::optional<Error> deadline_passed(const ExtractOptions& options, std::string_view next_stage);
+
+// ---- run.cpp's pieces that auto.cpp composes ----
+
+// `strategy`'s staged passes (never automatic).
+[[nodiscard]] StrategyRun run_staged(Strategy strategy, const dom::Document& prepared, const ExtractOptions& options,
+                                     PassInput input, PassState& state, std::vector<PassDiagnostics>& passes);
+
+// auto: see auto.cpp.
+[[nodiscard]] StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& options,
+                                   const PassInput& input, PassState& state, Article& article);
+
+}  // namespace pith::extract
