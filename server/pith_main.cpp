@@ -57,7 +57,7 @@ constexpr std::size_t kFlushBytes = 256U * 1024U;
 // when an early input is slow and later ones are fast.
 constexpr std::size_t kLookaheadPerWorker = 4;
 
-constexpr std::string_view kHelpMain = R"(pith - extract the readable article from HTML pages (Readability.js algorithm)
+constexpr std::string_view kHelpMain = R"(pith - extract the readable article from HTML pages
 
 Usage:
   pith extract [options] FILE...|-    extract the article of each input
@@ -75,6 +75,29 @@ Extracts the main article from each HTML input. FILE '-' reads standard input
 (at most once). Inputs in any charset; the charset is detected unless given.
 
 Options:
+  --strategy NAME         how the article is found: auto (default: runs
+                          readability and fitness, removes boilerplate, keeps
+                          the better), readability (Readability.js, exactly),
+                          lectito (Lectito's scoring) or fitness (a weighted
+                          body text tagger)
+  --select-mode MODE      readability's container choice: readability
+                          (default) or dom_smoothie
+  --policy NAME           one readability pass with fixed heuristics, no
+                          retries: strict, moderate, clean or raw
+  --min-score-to-adjust X only candidates scoring above X are scaled by link
+                          density (default: all are)
+  --lectito-min-score X   lectito: best score needed, else no_content (20)
+  --lectito-char-threshold N
+                          lectito: text length before retries stop (500)
+  --lectito-min-content-length N
+                          lectito: text an element needs to be a candidate
+                          (140)
+  --fitness NAME=VALUE    a fitness weight or threshold (repeatable); NAME is
+                          one of link_density_weight, tag_density_weight,
+                          title_case_weight, punctuation_weight,
+                          punctuation_norm, word_count_weight, depth_weight,
+                          document_word_postweight, min_child_fitness_ratio,
+                          min_text_percentage
   --url URL               document URL: base for resolving relative links
                           (default: none, links stay relative)
   --format json|html|text output format (default: json)
@@ -104,7 +127,8 @@ Options:
                           (default: number of hardware threads)
   -h, --help              show this help
   --                      end of options; later arguments are files
-Numbers are decimal integers without sign. Options also accept --flag=VALUE.
+N is a decimal integer without sign, X a decimal number. Options also accept
+--flag=VALUE.
 
 Output:
   json  one compact JSON object on one line: title, byline, dir, lang,

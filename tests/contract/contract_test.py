@@ -675,6 +675,12 @@ def check_documents(binary):
     source = (ROOT / "server" / "api.cpp").read_text(encoding="utf-8")
     body = source[source.find("Result<bool> apply_option("):source.find("ExtractRequest request_with_defaults(")]
     in_code = set(re.findall(r'name == "(\w+)"', body))
+    # The fitness options are matched by prefix against extractor/src/extract.cpp's kFitnessFields.
+    prefix = re.search(r'kFitnessPrefix = "(\w+)"', source)
+    if prefix and "kFitnessPrefix" in body and "fitness_option_fields()" in body:
+        extract_cpp = (ROOT / "extractor" / "src" / "extract.cpp").read_text(encoding="utf-8")
+        fields = re.search(r"kFitnessFields\[\]\s*=\s*\{(.*?)\};", extract_cpp, re.S)
+        in_code |= {prefix.group(1) + f for f in re.findall(r'\{"(\w+)",', fields.group(1) if fields else "")}
     REPORT.ok(bool(body) and in_code == set(options["properties"]),
               "the options documented are the options server/api.cpp parses",
               f"undocumented: {sorted(in_code - set(options['properties']))}; "
@@ -1024,7 +1030,8 @@ def case_json_options(port, options_schema, page, url):
                   f"{label}: the message names {bad!r}", repr(body))
     # JSON values must have the option's own JSON type; each value below is in range, only its type is wrong.
     in_range = {"max_elements": 5000, "max_depth": 100, "char_threshold": 500, "n_top_candidates": 5,
-                "timeout_ms": 5000, "max_memory_bytes": 64 * 1024 * 1024}
+                "timeout_ms": 5000, "max_memory_bytes": 64 * 1024 * 1024, "lectito_char_threshold": 500,
+                "lectito_min_content_length": 140}
     saved = False
     for name, schema in options_schema["properties"].items():
         kind = [t for t in schema["type"] if t != "null"][0]
@@ -1033,6 +1040,8 @@ def case_json_options(port, options_schema, page, url):
             wrong = [str(value), float(value), True]
         elif kind == "boolean":
             wrong = ["true", "false", 1, 0]
+        elif kind == "number":
+            wrong = ["1", True]
         else:
             wrong = [1, True]
         for value in wrong:

@@ -133,9 +133,9 @@ void wrap_in_page_div(dom::Document& doc, Node* article) {
 }
 
 // dom_smoothie's selection: of the top candidate and its ancestors below
-// <body>, those that hold every close runner-up, and of those the best scored
-// (the nearest on a tie); the top candidate itself when there is no
-// runner-up, or no such ancestor has a score.
+// <body>, those in every close runner-up's list (the runner-up and its
+// ancestors), and of those the best scored (the nearest on a tie); the top
+// candidate itself when there is no runner-up, or no such ancestor has a score.
 Node* common_ancestor_of_alternatives(Node* top_candidate, const std::vector<std::vector<Node*>>& alternatives) {
     if (alternatives.empty()) {
         return top_candidate;
@@ -339,6 +339,15 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
             }
         }
         if (options.select_mode == SelectMode::dom_smoothie) {
+            // Each runner-up counts as its own ancestor here: a runner-up that
+            // holds the others is their common ancestor.
+            std::size_t alternative = 0;
+            for (std::size_t i = 1; i < top.size(); ++i) {
+                if (top[i].node->score.content_score / top_candidate->score.content_score >= 0.75) {
+                    std::vector<Node*>& list = alternative_ancestors[alternative++];
+                    list.insert(list.begin(), top[i].node);
+                }
+            }
             top_candidate = common_ancestor_of_alternatives(top_candidate, alternative_ancestors);
         } else if (alternative_ancestors.size() >= kMinimumTopCandidates) {
             for (Node* parent = top_candidate->parent; !is_body_or_outside(parent); parent = parent->parent) {

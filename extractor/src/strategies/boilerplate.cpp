@@ -191,32 +191,42 @@ std::size_t count_words(std::string_view line) {
     return words;
 }
 
-// A date in digits: a year from 1900 to 2099 standing alone, or day, month
-// and year joined by '.', '/' or '-'.
+// Digits from `at` on: how many.
+std::size_t digits_at(std::string_view line, std::size_t at) noexcept {
+    std::size_t end = at;
+    while (end < line.size() && line[end] >= '0' && line[end] <= '9') {
+        ++end;
+    }
+    return end - at;
+}
+
+// A date in digits: a year from 1900 to 2099 standing alone, or three numbers
+// joined by the same '.', '/' or '-' as in d.m.yyyy, d/m/yy or yyyy-mm-dd
+// (version numbers such as 3.6.0 have a one-digit last part, dates never).
 bool has_numeric_date(std::string_view line) {
     for (std::size_t i = 0; i < line.size(); ++i) {
-        const auto digit = [&](std::size_t at) { return at < line.size() && line[at] >= '0' && line[at] <= '9'; };
-        if (!digit(i) || (i > 0 && digit(i - 1))) {
+        if (digits_at(line, i) == 0 || (i > 0 && digits_at(line, i - 1) > 0)) {
             continue;
         }
-        std::size_t end = i;
-        while (digit(end)) {
-            ++end;
-        }
-        const std::string_view run = line.substr(i, end - i);
-        if (run.size() == 4 && (run.starts_with("19") || run.starts_with("20"))) {
+        const std::size_t first = digits_at(line, i);
+        const std::string_view run = line.substr(i, first);
+        if (first == 4 && (run.starts_with("19") || run.starts_with("20"))) {
             return true;
         }
-        // d.m.yyyy, d/m/yy, yyyy-mm-dd: three numbers joined by the same separator.
-        if (end < line.size() && (line[end] == '.' || line[end] == '/' || line[end] == '-') && digit(end + 1)) {
-            const char separator = line[end];
-            std::size_t second = end + 1;
-            while (digit(second)) {
-                ++second;
-            }
-            if (second < line.size() && line[second] == separator && digit(second + 1)) {
-                return true;
-            }
+        const std::size_t sep1 = i + first;
+        if (sep1 >= line.size() || (line[sep1] != '.' && line[sep1] != '/' && line[sep1] != '-')) {
+            continue;
+        }
+        const std::size_t second = digits_at(line, sep1 + 1);
+        const std::size_t sep2 = sep1 + 1 + second;
+        if (second == 0 || second > 2 || sep2 >= line.size() || line[sep2] != line[sep1]) {
+            continue;
+        }
+        const std::size_t third = digits_at(line, sep2 + 1);
+        const bool day_first = first <= 2 && (third == 2 || third == 4);
+        const bool year_first = first == 4 && (third == 1 || third == 2);
+        if (day_first || year_first) {
+            return true;
         }
     }
     return false;

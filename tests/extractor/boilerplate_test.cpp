@@ -1,0 +1,141 @@
+#include "strategies/boilerplate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "pith/dom.hpp"
+#include "text/text.hpp"
+
+namespace {
+
+using pith::extract::remove_boilerplate;
+using pith::extract::RemovedBlock;
+
+// Four paragraphs of prose, so that what a test adds stays a small share of the article.
+std::string prose() {
+    std::string out;
+    for (int i = 0; i < 4; ++i) {
+        out += "<p>Rivers carry the land they drain, and where they meet the sea the water slows, the sediment "
+               "settles out of the current, and a delta grows there layer on layer over the years.</p>";
+    }
+    return out;
+}
+
+struct Cleaned {
+    pith::dom::Document doc;
+    std::vector<RemovedBlock> removed;
+    std::string text;  // the article's text after the removal, runs collapsed
+};
+
+// Parses `article_html` as the inside of an article <div> and removes its boilerplate.
+Cleaned clean(const std::string& article_html) {
+    auto parsed = pith::dom::parse_html("<html><body><div id=\"article\">" + article_html + "</div></body></html>");
+    EXPECT_TRUE(parsed.ok());
+    Cleaned out{std::move(parsed).value(), {}, {}};
+    pith::dom::Node* article = out.doc.body()->first_element_child();
+    out.removed = remove_boilerplate(article);
+    out.text = pith::text::inner_text(article);
+    return out;
+}
+
+bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+TEST(Boilerplate, CaptionsGoAndTheirImagesStay) {
+    const Cleaned c = clean(prose() +
+                            "<figure><img src=\"delta.jpg\"><figcaption>A delta from above. Photo: "
+                            "Agency</figcaption></figure>" +
+                            "<div class=\"image-box\"><img src=\"b.jpg\"><p>Photo credit line</p></div>");
+    EXPECT_FALSE(has(c.text, "A delta from above"));
+    EXPECT_FALSE(has(c.text, "Photo credit line"));
+    EXPECT_EQ(pith::dom::outer_html(c.doc.body()).find("delta.jpg") != std::string::npos, true);
+    EXPECT_EQ(pith::dom::outer_html(c.doc.body()).find("b.jpg") != std::string::npos, true);
+    ASSERT_EQ(c.removed.size(), 2U);
+    EXPECT_EQ(c.removed[0].kind, "figure");
+    EXPECT_EQ(c.removed[1].kind, "figure");
+}
+
+TEST(Boilerplate, NamedFurnitureGoesWithTheLabelThatAnnouncedIt) {
+    const Cleaned c = clean(prose() +
+                            "<h3>Read next</h3><div class=\"related-posts\"><p>Another story about rivers and "
+                            "their mouths</p></div>" +
+                            "<div class=\"share-bar\">Share on the networks</div>" +
+                            "<div id=\"newsletter\">Get the weekly letter in your inbox</div>");
+    EXPECT_FALSE(has(c.text, "Read next"));
+    EXPECT_FALSE(has(c.text, "Another story"));
+    EXPECT_FALSE(has(c.text, "Share on"));
+    EXPECT_FALSE(has(c.text, "weekly letter"));
+    EXPECT_TRUE(has(c.text, "Rivers carry the land"));
+    ASSERT_GE(c.removed.size(), 4U);
+    EXPECT_EQ(c.removed[0].kind, "named");
+    EXPECT_EQ(c.removed[1].kind, "label");
+    EXPECT_EQ(c.removed[1].excerpt, "Read next");
+}
+
+TEST(Boilerplate, AFigcaptionOutsideAFigureGoesToo) {
+    const Cleaned c = clean(prose() + "<figcaption>A delta from above</figcaption>");
+    EXPECT_FALSE(has(c.text, "A delta from above"));
+    ASSERT_EQ(c.removed.size(), 1U);
+    EXPECT_EQ(c.removed[0].kind, "caption");
+}
+
+TEST(Boilerplate, ClassesThatSayWhatAnElementHasDoNotCount) {
+    const Cleaned c = clean("<header class=\"has-sharing\"><p>The delta grows every year, and the people who "
+                            "live on it watch the shore.</p></header>" + prose());
+    EXPECT_TRUE(has(c.text, "The delta grows every year"));
+    EXPECT_TRUE(c.removed.empty());
+}
+
+TEST(Boilerplate, NothingHoldingMoreThanFortyPercentOfTheArticleGoes) {
+    // The whole article sits in a wrapper whose class names boilerplate.
+    const Cleaned c = clean("<div class=\"related\">" + prose() + "</div>");
+    EXPECT_TRUE(has(c.text, "Rivers carry the land"));
+    EXPECT_TRUE(c.removed.empty());
+}
+
+TEST(Boilerplate, LinesAndListsMadeOfLinksGo) {
+    const Cleaned c = clean(prose() + "<p>Read more: <a href=\"/x\">Why deltas sink when rivers are dammed</a></p>" +
+                            "<ul><li><a href=\"/a\">Glaciers</a></li><li><a href=\"/b\">Coral reefs</a></li></ul>" +
+                            "<p>The survey's data are <a href=\"/data\">published openly</a>, and anyone can "
+                            "check the figures against the maps drawn a century ago.</p>");
+    EXPECT_FALSE(has(c.text, "Why deltas sink"));
+    EXPECT_FALSE(has(c.text, "Coral reefs"));
+    EXPECT_TRUE(has(c.text, "published openly")) << "prose with a link is not a link line";
+}
+
+TEST(Boilerplate, DateLinesGoOnlyBeforeOrAfterTheProse) {
+    const Cleaned c = clean("<p>Published 14.03.2026</p>" + prose() +
+                            "<p>Closing date: 03.11.2026</p>" + prose() + "<p><time>16 March 2026</time></p>");
+    EXPECT_FALSE(has(c.text, "Published 14.03.2026"));
+    EXPECT_FALSE(has(c.text, "16 March 2026"));
+    EXPECT_TRUE(has(c.text, "Closing date: 03.11.2026")) << "a date inside the text is the text's";
+}
+
+TEST(Boilerplate, VersionNumbersAreNotDates) {
+    const Cleaned c = clean("<p>We hope you enjoy 3.6.0!</p>" + prose());
+    EXPECT_TRUE(has(c.text, "We hope you enjoy 3.6.0!"));
+}
+
+TEST(Boilerplate, LabelLinesLeftAtTheEndGo) {
+    const Cleaned c = clean(prose() + "<h2>More on this topic</h2><p><strong>Also interesting:</strong></p>");
+    EXPECT_FALSE(has(c.text, "More on this topic"));
+    EXPECT_FALSE(has(c.text, "Also interesting"));
+    EXPECT_TRUE(has(c.text, "Rivers carry the land"));
+}
+
+TEST(Boilerplate, HeadingsFollowedByTextStay) {
+    const Cleaned c = clean("<h2>Dams change the balance</h2>" + prose());
+    EXPECT_TRUE(has(c.text, "Dams change the balance"));
+    EXPECT_TRUE(c.removed.empty());
+}
+
+TEST(Boilerplate, RemovedBlocksAreReportedWithPathLengthAndExcerpt) {
+    const Cleaned c = clean(prose() + "<div class=\"byline\">By Ada Lindqvist</div>");
+    ASSERT_EQ(c.removed.size(), 1U);
+    EXPECT_EQ(c.removed[0].kind, "named");
+    EXPECT_EQ(c.removed[0].path, "html>body>div#article>div.byline");
+    EXPECT_EQ(c.removed[0].text_length, 16U);
+    EXPECT_EQ(c.removed[0].excerpt, "By Ada Lindqvist");
+}
+
+}  // namespace

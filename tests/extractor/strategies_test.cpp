@@ -1,0 +1,158 @@
+// Strategies as extract() runs them: names, dom_smoothie's options for the
+// readability strategy, and what auto shows of its choice.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "pith/extract.hpp"
+
+namespace {
+
+using pith::extract::Article;
+using pith::extract::ExtractOptions;
+using pith::extract::PassFlags;
+using pith::extract::Policy;
+using pith::extract::SelectMode;
+using pith::extract::Status;
+using pith::extract::Strategy;
+
+std::string paragraphs(int count, const std::string& topic) {
+    std::string out;
+    for (int i = 0; i < count; ++i) {
+        out += "<p>The " + topic + " survey went on for years, and its notes, maps and measurements fill a shelf "
+               "of volumes, each one adding to what the last had shown.</p>";
+    }
+    return out;
+}
+
+Article run(const std::string& html, Strategy strategy, ExtractOptions options = {}) {
+    options.strategy = strategy;
+    return pith::extract::extract(html, options);
+}
+
+TEST(Strategies, NamesRoundTrip) {
+    for (Strategy s : {Strategy::readability, Strategy::lectito, Strategy::fitness, Strategy::automatic}) {
+        EXPECT_EQ(pith::extract::strategy_from_name(pith::extract::strategy_name(s)), s);
+    }
+    EXPECT_EQ(pith::extract::strategy_name(Strategy::automatic), "auto");
+    EXPECT_FALSE(pith::extract::strategy_from_name("Auto").has_value());
+    EXPECT_EQ(pith::extract::select_mode_from_name("dom_smoothie"), SelectMode::dom_smoothie);
+    EXPECT_EQ(pith::extract::policy_from_name("moderate"), Policy::moderate);
+    EXPECT_FALSE(pith::extract::policy_from_name("lenient").has_value());
+}
+
+TEST(Strategies, PoliciesAreDomSmoothiesFlagSets) {
+    EXPECT_EQ(pith::extract::policy_flags(Policy::strict), PassFlags::all);
+    EXPECT_EQ(pith::extract::policy_flags(Policy::moderate), PassFlags::weight_classes | PassFlags::clean_conditionally);
+    EXPECT_EQ(pith::extract::policy_flags(Policy::clean), PassFlags::clean_conditionally);
+    EXPECT_EQ(pith::extract::policy_flags(Policy::raw), PassFlags::none);
+}
+
+TEST(Strategies, TheDefaultIsAuto) {
+    EXPECT_EQ(ExtractOptions{}.strategy, Strategy::automatic);
+}
+
+TEST(Strategies, EveryPassNamesItsStrategy) {
+    const std::string page = "<html><body><article>" + paragraphs(6, "river") + "</article></body></html>";
+    for (Strategy s : {Strategy::readability, Strategy::lectito, Strategy::fitness}) {
+        const Article article = run(page, s);
+        ASSERT_FALSE(article.passes.empty());
+        for (const auto& pass : article.passes) {
+            EXPECT_EQ(pass.strategy, s);
+        }
+        EXPECT_EQ(article.strategy, s);
+        EXPECT_TRUE(article.strategies.empty()) << "only auto reports a choice";
+    }
+}
+
+TEST(Strategies, DomSmoothieSelectionTakesTheAncestorCloseRunnersUpShare) {
+    const std::string page = "<html><body><div id=\"wrap\"><div id=\"a\">" + paragraphs(4, "river") +
+                             "</div><div id=\"b\">" + paragraphs(4, "coast") + "</div></div></body></html>";
+    ExtractOptions options;
+    options.retry = false;
+    const Article readability = run(page, Strategy::readability, options);
+    options.select_mode = SelectMode::dom_smoothie;
+    const Article dom_smoothie = run(page, Strategy::readability, options);
+    ASSERT_EQ(readability.passes.size(), 1U);
+    ASSERT_EQ(dom_smoothie.passes.size(), 1U);
+    // One runner-up is not enough for Readability (it wants three); dom_smoothie intersects what there is.
+    EXPECT_EQ(readability.passes[0].chosen_root, "html>body>div#wrap>div#a");
+    EXPECT_EQ(dom_smoothie.passes[0].chosen_root, "html>body>div#wrap");
+}
+
+TEST(Strategies, MinScoreToAdjustSparesWeakCandidatesTheLinkPenalty) {
+    const std::string page = "<html><body><div id=\"links\"><p>See <a href=\"/a\">the first report on the river "
+                             "survey</a>, then <a href=\"/b\">the second one on the coast survey</a>, "
+                             "and more.</p></div></body></html>";
+    ExtractOptions options;
+    options.retry = false;
+    const Article scaled = run(page, Strategy::readability, options);
+    options.min_score_to_adjust = 1e9;  // no candidate scores above it
+    const Article unscaled = run(page, Strategy::readability, options);
+    ASSERT_FALSE(scaled.passes[0].top_candidates.empty());
+    ASSERT_FALSE(unscaled.passes[0].top_candidates.empty());
+    EXPECT_GT(scaled.passes[0].top_candidates[0].link_density, 0.5);
+    EXPECT_LT(scaled.passes[0].top_candidates[0].score, unscaled.passes[0].top_candidates[0].score);
+}
+
+TEST(Strategies, LectitoUnderMinScoreIsNoContentWithItsReason) {
+    const std::string page = "<html><body><span>Short text, nothing to score here at all.</span></body></html>";
+    const Article article = run(page, Strategy::lectito);
+    EXPECT_EQ(article.status, Status::no_content);
+    ASSERT_FALSE(article.passes.empty());
+    EXPECT_EQ(article.passes.front().outcome, "no_content");
+    EXPECT_FALSE(article.passes.front().reason.empty());
+}
+
+TEST(Strategies, AutoShowsEachStrategyAndWhyItKeptOne) {
+    const std::string page = "<html><body><nav><a href=\"/\">Home</a> <a href=\"/news\">News</a></nav><article>" +
+                             paragraphs(6, "river") + "</article></body></html>";
+    const Article article = run(page, Strategy::automatic);
+    ASSERT_EQ(article.status, Status::ok);
+    EXPECT_EQ(article.strategy, Strategy::automatic);
+    ASSERT_EQ(article.strategies.size(), 2U);
+    EXPECT_EQ(article.strategies[0].strategy, Strategy::readability);
+    EXPECT_EQ(article.strategies[1].strategy, Strategy::fitness);
+    EXPECT_EQ(static_cast<int>(article.strategies[0].kept) + static_cast<int>(article.strategies[1].kept), 1);
+    for (const auto& outcome : article.strategies) {
+        EXPECT_FALSE(outcome.chosen_root.empty());
+        EXPECT_GT(outcome.text_length, 500U);
+    }
+    EXPECT_EQ(article.decision.rfind("readability kept: the strategies agree", 0), 0U) << article.decision;
+    bool saw_fitness_pass = false;
+    for (const auto& pass : article.passes) {
+        saw_fitness_pass = saw_fitness_pass || pass.strategy == Strategy::fitness;
+    }
+    EXPECT_TRUE(saw_fitness_pass) << "auto's passes include fitness's";
+}
+
+TEST(Strategies, AutoRemovesBoilerplateThatReadabilityKeeps) {
+    const std::string page = "<html><body><article>" + paragraphs(6, "river") +
+                             "<p>Read more: <a href=\"/next\">Why deltas sink when rivers are dammed</a></p>"
+                             "<figure><img src=\"d.jpg\"><figcaption>A delta from above</figcaption></figure>"
+                             "</article></body></html>";
+    const Article readability = run(page, Strategy::readability);
+    const Article automatic = run(page, Strategy::automatic);
+    EXPECT_NE(readability.text_content.find("Why deltas sink"), std::string::npos);
+    EXPECT_NE(readability.text_content.find("A delta from above"), std::string::npos);
+    EXPECT_EQ(automatic.text_content.find("Why deltas sink"), std::string::npos);
+    EXPECT_EQ(automatic.text_content.find("A delta from above"), std::string::npos);
+    EXPECT_NE(automatic.content.find("d.jpg"), std::string::npos) << "the image stays";
+    EXPECT_EQ(automatic.removed.size(), 2U);
+}
+
+TEST(Strategies, FitnessOptionsAreValidated) {
+    ExtractOptions options;
+    options.fitness.min_child_fitness_ratio = 1.5;
+    EXPECT_FALSE(pith::extract::validate(options).ok());
+    options.fitness.min_child_fitness_ratio = 0.5;
+    options.fitness.depth_weight = -1.0;
+    EXPECT_FALSE(pith::extract::validate(options).ok());
+    options.fitness.depth_weight = 0.0;
+    EXPECT_TRUE(pith::extract::validate(options).ok());
+    for (const auto& field : pith::extract::fitness_option_fields()) {
+        EXPECT_FALSE(field.name.empty());
+    }
+}
+
+}  // namespace
