@@ -232,6 +232,7 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         if (chosen) {
             options.flags = extract::policy_flags(policy);
             options.retry = false;
+            request.policy_given = true;
         }
         return chosen;
     }
@@ -263,6 +264,9 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
                 return true;
             }
         }
+    }
+    if (name == "strip_unlikelys" || name == "weight_classes" || name == "clean_conditionally" || name == "retry") {
+        request.flags_given = true;
     }
     if (name == "strip_unlikelys") {
         return apply_flag(name, value, source, extract::PassFlags::strip_unlikelys, options.flags);
@@ -442,6 +446,10 @@ Result<ExtractRequest> parse_json_request(std::string_view body, std::string_vie
         return Error{ErrorCode::invalid_argument, "give \"html\", or \"url\" to fetch the page"};
     }
     request.options.url = request.url;
+    if (request.policy_given && request.flags_given) {
+        return Error{ErrorCode::invalid_argument, "option policy sets strip_unlikelys, weight_classes, "
+                                                  "clean_conditionally and retry; give either policy or those"};
+    }
     if (auto valid = extract::validate(request.options); !valid) {
         return std::move(valid).error();
     }
@@ -482,6 +490,10 @@ Result<ExtractRequest> parse_raw_request(std::string body, std::string_view quer
         }
     }
     request.options.url = request.url;
+    if (request.policy_given && request.flags_given) {
+        return Error{ErrorCode::invalid_argument, "option policy sets strip_unlikelys, weight_classes, "
+                                                  "clean_conditionally and retry; give either policy or those"};
+    }
     if (auto valid = extract::validate(request.options); !valid) {
         return std::move(valid).error();
     }

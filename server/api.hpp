@@ -32,6 +32,10 @@ struct ExtractRequest {
     OutputFormat format = OutputFormat::json;
     bool diagnostics = false;
     std::optional<std::chrono::milliseconds> timeout;  // the request's own deadline, within the server's
+    // Which options were given: `policy` sets the pass flags and retry, so it
+    // may not come with any of them.
+    bool policy_given = false;
+    bool flags_given = false;
 };
 
 // A JSON body: {"html": "...", "url": "...", "options": {...}}. Unknown fields

@@ -258,6 +258,8 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
     const bool is_extract = command == Command::extract;
     constexpr std::size_t kSizeMax = std::numeric_limits<std::size_t>::max();
     bool options_done = false;
+    bool policy_given = false;
+    bool no_retry_given = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view arg = args[i];
         if (options_done || arg == "-" || !arg.starts_with('-')) {
@@ -378,6 +380,7 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
                 return usage("--no-retry takes no value");
             }
             cli.options.retry = false;
+            no_retry_given = true;
         } else if (flag == "--max-elements") {
             parsed = size_flag(cli.options.max_elements, 0, kSizeMax);
         } else if (flag == "--char-threshold") {
@@ -393,6 +396,7 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
             parsed = enum_flag(policy, extract::policy_from_name, "strict, moderate, clean, raw");
             cli.options.flags = extract::policy_flags(policy);
             cli.options.retry = false;
+            policy_given = true;
         } else if (flag == "--min-score-to-adjust") {
             parsed = number_flag(cli.options.min_score_to_adjust.emplace());
         } else if (flag == "--lectito-min-score") {
@@ -417,6 +421,9 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
         }
     }
 
+    if (policy_given && no_retry_given) {
+        return usage("--policy already means one pass; drop --no-retry");
+    }
     if (cli.inputs.empty()) {
         return usage("no input: give one or more FILEs, or '-' for standard input");
     }

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <exception>
 #include <new>
+#include <sstream>
 
 #include "output/confidence.hpp"
 #include "metadata/metadata.hpp"
@@ -121,17 +122,16 @@ std::optional<Policy> policy_from_name(std::string_view name) noexcept { return 
 
 Result<bool> validate(const FitnessOptions& fitness) {
     for (const auto& [name, member] : fitness_option_fields()) {
-        if (const double value = fitness.*member; !std::isfinite(value) || value < 0.0) {
-            return Error{ErrorCode::invalid_argument,
-                         "fitness option " + std::string(name) + " must be a finite number >= 0"};
-        }
-    }
-    for (const double ratio : {fitness.document_word_postweight, fitness.min_child_fitness_ratio,
-                               fitness.min_text_percentage}) {
-        if (ratio > 1.0) {
-            return Error{ErrorCode::invalid_argument,
-                         "fitness document_word_postweight, min_child_fitness_ratio and min_text_percentage "
-                         "must be within [0, 1]"};
+        const double value = fitness.*member;
+        // The post-weight and the two ratios are shares of a whole.
+        const bool share = member == &FitnessOptions::document_word_postweight ||
+                           member == &FitnessOptions::min_child_fitness_ratio ||
+                           member == &FitnessOptions::min_text_percentage;
+        if (!std::isfinite(value) || value < 0.0 || (share && value > 1.0)) {
+            std::ostringstream message;
+            message << "fitness_" << name << " must be " << (share ? "within [0, 1]" : "a finite number >= 0")
+                    << ", got " << value;
+            return Error{ErrorCode::invalid_argument, message.str()};
         }
     }
     return true;

@@ -50,6 +50,46 @@ TEST(ApiJson, StartsFromTheServerDefaults) {
     EXPECT_FALSE(request->diagnostics);
 }
 
+TEST(ApiJson, ReadsTheStrategyOptions) {
+    const auto request = parse_json_request(
+        R"({"html": "x", "options": {"strategy": "fitness", "select_mode": "dom_smoothie",
+            "min_score_to_adjust": 2.5, "lectito_min_score": 25, "lectito_char_threshold": 300,
+            "lectito_min_content_length": 80, "fitness_link_density_weight": 3, "fitness_min_text_percentage": 0.1}})",
+        {}, server_config());
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_EQ(request->options.strategy, extract::Strategy::fitness);
+    EXPECT_EQ(request->options.select_mode, extract::SelectMode::dom_smoothie);
+    EXPECT_EQ(request->options.min_score_to_adjust, 2.5);
+    EXPECT_EQ(request->options.lectito.min_score, 25.0);
+    EXPECT_EQ(request->options.lectito.char_threshold, 300U);
+    EXPECT_EQ(request->options.lectito.min_content_length, 80U);
+    EXPECT_EQ(request->options.fitness.link_density_weight, 3.0);
+    EXPECT_EQ(request->options.fitness.min_text_percentage, 0.1);
+}
+
+TEST(ApiJson, APolicyIsOnePassWithItsFlagsAndComesAlone) {
+    const auto request = parse_json_request(R"({"html": "x", "options": {"policy": "clean"}})", {}, server_config());
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_EQ(request->options.flags, PassFlags::clean_conditionally);
+    EXPECT_FALSE(request->options.retry);
+    const auto mixed = parse_json_request(R"({"html": "x", "options": {"policy": "raw", "retry": true}})", {},
+                                          server_config());
+    ASSERT_FALSE(mixed.ok());
+    EXPECT_EQ(mixed.error().code, ErrorCode::invalid_argument);
+}
+
+TEST(ApiJson, RefusesBadStrategyValues) {
+    for (const char* body : {R"({"html": "x", "options": {"strategy": "best"}})",
+                             R"({"html": "x", "options": {"select_mode": 1}})",
+                             R"({"html": "x", "options": {"fitness_min_child_fitness_ratio": 2}})",
+                             R"({"html": "x", "options": {"fitness_depth_weight": -1}})",
+                             R"({"html": "x", "options": {"fitness_no_such_weight": 1}})"}) {
+        const auto request = parse_json_request(body, {}, server_config());
+        ASSERT_FALSE(request.ok()) << body;
+        EXPECT_EQ(request.error().code, ErrorCode::invalid_argument) << body;
+    }
+}
+
 TEST(ApiJson, UrlAloneAsksForAFetch) {
     const auto request = parse_json_request(R"({"url": "https://example.com/"})", {}, server_config());
     ASSERT_TRUE(request.ok());

@@ -5,9 +5,7 @@
 //    the article is, and readability's is kept: its container and cleanup
 //    are the more precise of the two;
 //  - when they disagree (each holds less than 90% of the other's words), the
-//    one with more prose is kept: paragraphs of 120 characters or more that
-//    are not made of links. A page's article is written in paragraphs; the
-//    furniture a wrong guess lands on (menus, teasers, forms) is not.
+//    one with more prose is kept (prose_length()).
 // Measured on trafilatura-dev (bench/quality.cpp), this choice is worth
 // about 0.005 F1 over readability alone, the boilerplate removal 0.02.
 #include <string>
@@ -26,9 +24,68 @@ namespace {
 struct ArticleProfile {
     std::unordered_map<std::string_view, std::size_t> words;  // views into the article's text
     std::size_t word_count = 0;
-    std::size_t prose_length = 0;  // UTF-16 units in paragraphs of prose
+    std::size_t prose_length = 0;  // UTF-16 units in paragraphs of prose (prose_length())
     std::string text;              // owns what `words` views
 };
+
+// Text and link text of one run of phrasing content (a paragraph however it
+// is marked up: a <p>, or words and inline elements between blocks).
+struct Run {
+    std::size_t length = 0;
+    std::size_t link_length = 0;
+};
+
+void add_to_run(const dom::Node* phrasing, Run& run) {
+    if (phrasing->is_text()) {
+        run.length += text::utf16_length(text::trim(phrasing->data));
+        return;
+    }
+    run.length += text::inner_text_length(phrasing);
+    for (const dom::Node* n = phrasing; n != nullptr;) {
+        const bool link = n->is(dom::Tag::a);
+        run.link_length += link ? text::inner_text_length(n) : 0;
+        n = dom::next_element(n, phrasing, link);  // a link's text is counted once
+    }
+}
+
+// UTF-16 units of prose in `article`: runs of phrasing content of 120 units
+// or more, less than a fifth of them link text. A page's article is written
+// in such paragraphs; the furniture a wrong guess lands on (menus, teasers,
+// forms, product grids) is not. Counting runs rather than <p>s does not
+// favour readability, which turns text <div>s into <p>s, over fitness.
+std::size_t prose_length(const dom::Node* article) {
+    constexpr std::size_t kProseRunLength = 120;
+    constexpr double kMaxProseLinkShare = 0.2;
+    std::size_t prose = 0;
+    const auto close = [&](Run& run) {
+        if (run.length >= kProseRunLength &&
+            static_cast<double>(run.link_length) < kMaxProseLinkShare * static_cast<double>(run.length)) {
+            prose += run.length;
+        }
+        run = Run{};
+    };
+    for (const dom::Node* block = article; block != nullptr;) {
+        if (block->is(dom::Tag::form)) {
+            block = dom::next_element(block, article, true);  // a form's words are not prose
+            continue;
+        }
+        const dom::Node* current = block;
+        block = dom::next_element(block, article);
+        if (is_phrasing_content(current)) {
+            continue;  // measured as part of its block's run
+        }
+        Run run;
+        for (const dom::Node* child = current->first_child; child != nullptr; child = child->next) {
+            if (is_phrasing_content(child)) {
+                add_to_run(child, run);
+            } else if (child->is_element()) {
+                close(run);
+            }
+        }
+        close(run);
+    }
+    return prose;
+}
 
 ArticleProfile profile_of(const dom::Node* article) {
     ArticleProfile profile;
@@ -51,21 +108,7 @@ ArticleProfile profile_of(const dom::Node* article) {
         }
         pos = next;
     }
-    constexpr std::size_t kProseParagraphLength = 120;
-    constexpr double kMaxProseLinkDensity = 0.2;
-    // Outermost paragraphs only: pith's paragraphs may nest (a <div> without
-    // blocks becomes a <p>), and a paragraph's text is counted once.
-    for (const dom::Node* n = dom::next_element(article, article); n != nullptr;) {
-        if (!n->is(dom::Tag::p)) {
-            n = dom::next_element(n, article);
-            continue;
-        }
-        const std::size_t length = text::inner_text_length(n);
-        if (length >= kProseParagraphLength && link_density(n) < kMaxProseLinkDensity) {
-            profile.prose_length += length;
-        }
-        n = dom::next_element(n, article, true);
-    }
+    profile.prose_length = prose_length(article);
     return profile;
 }
 
@@ -129,7 +172,9 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
     bool take_fitness = false;
     if (!readability_profile || !fitness_profile) {
         take_fitness = !readability_profile && fitness_profile;
-        article.decision = take_fitness ? "only fitness found an article" : "readability kept: fitness found none";
+        article.decision = take_fitness          ? "fitness kept: only it found an article"
+                           : readability_profile ? "readability kept: only it found an article"
+                                                 : "neither strategy found an article";
     } else {
         constexpr double kAgreement = 0.9;
         const double readability_in_fitness = share_held(*readability_profile, *fitness_profile);
@@ -148,7 +193,7 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
                                std::to_string(other.prose_length) + ")";
         }
     }
-    article.strategies[take_fitness ? 1 : 0].kept = true;
+    article.strategies[take_fitness ? 1 : 0].kept = readability_profile || fitness_profile;
     article.removed = std::move(take_fitness ? fitness_removed : readability_removed);
     return std::move(take_fitness ? fitness : readability);
 }
