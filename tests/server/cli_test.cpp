@@ -258,7 +258,8 @@ TEST_F(CliTest, HelpMentionsEveryFlagExitCodeAndFormat) {
     EXPECT_EQ(r.exit_code, 0);
     for (const char* text :
          {"--url", "--format", "--diagnostics", "--max-elements", "--char-threshold",
-          "--n-top-candidates", "--charset", "--jobs", "--help", "json", "html", "text",
+          "--n-top-candidates", "--charset", "--jobs", "--help", "json", "html", "text", "--strategy",
+          "--select-mode", "--policy", "--min-score-to-adjust", "--lectito-min-score", "--fitness",
           "NDJSON", "0 ", "1 ", "2 ", "3 ", "io_error", "FILE"}) {
         EXPECT_NE(r.out.find(text), std::string::npos) << "help lacks " << text;
     }
@@ -299,6 +300,46 @@ TEST_F(CliTest, InvalidNumbersAreUsageErrors) {
         EXPECT_EQ(r.exit_code, 2) << args[1] << " " << args[2];
         EXPECT_NE(r.err.find("--help"), std::string::npos) << r.err;
         EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+}
+
+TEST_F(CliTest, StrategiesAreChosenPerRunAndNamedInTheDiagnostics) {
+    for (const char* strategy : {"readability", "lectito", "fitness", "auto"}) {
+        const RunResult r = run({"extract", "--diagnostics", "--strategy", strategy, path("article.html")});
+        // Lectito wants a class or id that names content: a bare <article>
+        // scores 18 at most, under its min_score of 20 (seed 000).
+        const bool lectito = std::string_view(strategy) == "lectito";
+        ASSERT_EQ(r.exit_code, lectito ? 1 : 0) << strategy << ": " << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["status"], lectito ? "no_content" : "ok") << strategy;
+        EXPECT_EQ(j["diagnostics"]["strategy"], strategy);
+        EXPECT_EQ(j["diagnostics"]["auto"].is_null(), std::string_view(strategy) != "auto") << strategy;
+    }
+    const RunResult fitted = run({"extract", "--strategy", "fitness", "--fitness", "depth_weight=0",
+                                  "--fitness=min_text_percentage=0.1", "--select-mode", "dom_smoothie",
+                                  "--min-score-to-adjust", "1.5", path("article.html")});
+    EXPECT_EQ(fitted.exit_code, 0) << fitted.err;
+    const RunResult policy = run({"extract", "--policy", "raw", "--strategy", "readability", path("article.html")});
+    EXPECT_EQ(policy.exit_code, 0) << policy.err;
+}
+
+TEST_F(CliTest, BadStrategyOptionsAreUsageErrors) {
+    const std::string file = path("article.html");
+    const std::vector<std::vector<std::string>> cases{
+        {"extract", "--strategy", "best", file},
+        {"extract", "--select-mode", "smooth", file},
+        {"extract", "--policy", "lenient", file},
+        {"extract", "--policy", "raw", "--no-retry", file},
+        {"extract", "--fitness", "depth_weight", file},
+        {"extract", "--fitness", "no_such_weight=1", file},
+        {"extract", "--fitness", "min_text_percentage=2", file},
+        {"extract", "--min-score-to-adjust", "nan", file},
+        {"extract", "--lectito-min-score", "", file},
+    };
+    for (const auto& args : cases) {
+        const RunResult r = run(args);
+        EXPECT_EQ(r.exit_code, 2) << args[1] << " " << args[2];
+        EXPECT_NE(r.err.find("--help"), std::string::npos) << r.err;
     }
 }
 
