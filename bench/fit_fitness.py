@@ -34,7 +34,9 @@ WEIGHTS = ["link_density_weight", "tag_density_weight", "title_case_weight", "pu
 RATIOS = ["document_word_postweight", "min_child_fitness_ratio", "min_text_percentage"]
 SCALES = ["punctuation_norm"]
 
-# The defaults the search starts from when none are given: extract.hpp's own.
+# Where the search starts when no --start is given: equal weights and the
+# thresholds the strategy had before it was fitted. From here, three rounds on
+# the development corpora reproduce extract.hpp's defaults.
 START = {name: 1.0 for name in WEIGHTS}
 START.update({"document_word_postweight": 0.25, "min_child_fitness_ratio": 0.66,
               "min_text_percentage": 0.25, "punctuation_norm": 0.05})

@@ -16,6 +16,7 @@
 //   --corpus DIR   the corpus root; default $PITH_CORPUS, else ../shared/corpus,
 //                  else PITH_SOURCE_DIR/../shared/corpus
 //   --max-ratio R  acceptance for pipeline/gumbo time (default 2.0); exit 1 above
+//   --strategy S   the strategy the pipeline runs (default auto, extract()'s default)
 //   --smoke        3 pages per set, 1 repeat, ratio reported but not enforced (CI)
 // Exit status: 0 ok, 1 ratio above --max-ratio, 2 usage or corpus error, 3 sanity
 // check failed.
@@ -64,12 +65,13 @@ struct Options {
     std::optional<fs::path> corpus;
     double max_ratio = kDefaultMaxRatio;
     bool smoke = false;
+    pith::extract::Strategy strategy = pith::extract::Strategy::automatic;
 };
 
 void print_usage(std::FILE* out) {
     std::fprintf(out,
                  "usage: pith_bench_speed [--corpus-set mozilla|trafilatura|both] [--repeat N]\n"
-                 "                        [--limit N] [--corpus DIR] [--max-ratio R] [--smoke]\n");
+                 "                        [--limit N] [--corpus DIR] [--max-ratio R] [--strategy NAME] [--smoke]\n");
 }
 
 std::optional<std::size_t> parse_count(const char* text, const char* flag) {
@@ -115,6 +117,13 @@ std::optional<Options> parse_args(int argc, char** argv) {
                 std::fprintf(stderr, "--max-ratio wants a positive number, got \"%s\"\n", argv[i]);
                 return std::nullopt;
             }
+        } else if (arg == "--strategy" && has_value) {
+            const auto strategy = pith::extract::strategy_from_name(argv[++i]);
+            if (!strategy) {
+                std::fprintf(stderr, "--strategy wants readability, lectito, fitness or auto, got \"%s\"\n", argv[i]);
+                return std::nullopt;
+            }
+            options.strategy = *strategy;
         } else if (arg == "--smoke") {
             options.smoke = true;
         } else if (arg == "--help" || arg == "-h") {
@@ -375,6 +384,7 @@ int main(int argc, char** argv) {
         utf8_bytes += page.utf8.size();
     }
     std::printf("pages: %zu (%s)\n", pages.size(), set_summary.c_str());
+    std::printf("strategy: %s\n", std::string(pith::extract::strategy_name(options->strategy)).c_str());
     std::printf("bytes: %.2f MB raw, %.2f MB as UTF-8; repeat %zu (best of), interleaved gumbo/pipeline\n",
                 static_cast<double>(raw_bytes) / kMB, static_cast<double>(utf8_bytes) / kMB,
                 options->repeat);
@@ -391,6 +401,7 @@ int main(int argc, char** argv) {
     }
     pith::extract::ExtractOptions extract_options;
     extract_options.url = std::string(kPageUrl);
+    extract_options.strategy = options->strategy;
     std::size_t sane = 0;
     std::vector<std::string> insane;
     for (const Page& page : pages) {

@@ -122,6 +122,11 @@ bool is_line_block(const Node* node) noexcept {
 
 bool is_list(const Node* node) noexcept { return node->is(Tag::ul) || node->is(Tag::ol); }
 
+bool is_section_block(const Node* node) noexcept {
+    return node->is(Tag::div) || node->is(Tag::section) || node->is(Tag::aside) || node->is(Tag::nav) ||
+           node->is(Tag::header) || node->is(Tag::footer) || node->is(Tag::table);
+}
+
 bool is_media(const Node* node) noexcept {
     return node->is(Tag::img) || node->is(Tag::picture) || node->is(Tag::video) || node->is(Tag::audio) ||
            node->is(Tag::iframe) || node->is(Tag::svg) || node->is(Tag::object) || node->is(Tag::embed);
@@ -354,6 +359,9 @@ BoilerplateKind classify_boilerplate(const Node* node, std::size_t max_removed) 
         if (is_list(node) ? density >= 0.7 : (density >= 0.5 && length < kMaxLinkLineLength)) {
             return BoilerplateKind::links;
         }
+    }
+    if (length > 0 && is_section_block(node) && link_density(node) >= 0.6) {
+        return BoilerplateKind::links;  // a box of links: teasers, a menu, a tag cloud
     }
     return BoilerplateKind::none;
 }
