@@ -7,9 +7,12 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "readability/patterns.hpp"
 #include "readability/pipeline.hpp"
+#include "strategies/lectito.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -40,6 +43,63 @@ bool is_word_char(char c) noexcept {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || static_cast<unsigned char>(c) >= 0x80U;
 }
 
+// The text and link text of every element of an article, measured once
+// bottom-up, so that judging each element costs nothing per level of
+// nesting. Removals only ever take elements after the one being judged, so
+// what is looked up later is still what the page holds.
+struct Measure {
+    std::size_t text = 0;  // UTF-16 units, as text::inner_text_length
+    double links = 0.0;    // of that, in links, as link_density weighs them
+};
+
+class Measures {
+public:
+    explicit Measures(const Node* article) {
+        std::vector<const Node*> elements;
+        for (const Node* n = article; n != nullptr; n = dom::next_element(n, article)) {
+            elements.push_back(n);
+        }
+        measures_.reserve(elements.size());
+        std::unordered_map<const Node*, CollapsedText> texts;
+        texts.reserve(elements.size());
+        std::size_t punctuation = 0;  // not wanted here
+        for (auto it = elements.rbegin(); it != elements.rend(); ++it) {  // children before parents
+            const Node* element = *it;
+            CollapsedText text;
+            double links = 0.0;
+            for (const Node* child = element->first_child; child != nullptr; child = child->next) {
+                if (child->is_text()) {
+                    measure_text(child->data, text, punctuation);
+                } else if (child->is_element()) {
+                    text.append(texts[child]);
+                    links += measures_[child].links;
+                }
+            }
+            if (element->is(Tag::a)) {
+                // Source: Readability.js: in-page (#) links weigh 0.3.
+                links += static_cast<double>(text.length()) * (patterns::hash_url(element->attr("href")) ? 0.3 : 1.0);
+            }
+            texts[element] = text;
+            measures_[element] = Measure{text.length(), links};
+        }
+    }
+
+    [[nodiscard]] std::size_t text(const Node* element) const { return find(element).text; }
+    [[nodiscard]] double link_density(const Node* element) const {
+        const Measure& m = find(element);
+        return m.text == 0 ? 0.0 : m.links / static_cast<double>(m.text);
+    }
+
+private:
+    [[nodiscard]] const Measure& find(const Node* element) const {
+        static const Measure kNone;
+        const auto it = measures_.find(element);
+        return it == measures_.end() ? kNone : it->second;
+    }
+
+    std::unordered_map<const Node*, Measure> measures_;
+};
+
 // Class names that say what an element has or is in ("has-sharing",
 // "is-sticky") rather than what it is; they never make it boilerplate.
 bool is_modifier_class(std::string_view name) noexcept {
@@ -63,6 +123,9 @@ std::string naming_words(const Node* element) {
 }
 
 bool names_boilerplate(const Node* element) {
+    if (!element->has_attr("class") && !element->has_attr("id")) {
+        return false;
+    }
     const std::string names = naming_words(element);
     for (std::string_view stem : kBoilerplateStems) {
         if (names.find(stem) != std::string::npos) {
@@ -165,6 +228,9 @@ void strip_text_keep_media(Node* root) {
 constexpr std::string_view kImageWords[] = {"image", "img", "photo", "picture", "gallery"};
 
 bool names_image(const Node* element) {
+    if (!element->has_attr("class") && !element->has_attr("id")) {
+        return false;
+    }
     const std::string names = naming_words(element);
     const std::string_view view(names);
     for (std::size_t i = 0; i < view.size();) {
@@ -338,11 +404,15 @@ std::string_view boilerplate_kind_name(BoilerplateKind kind) noexcept {
     return "none";
 }
 
-BoilerplateKind classify_boilerplate(const Node* node, std::size_t max_removed) {
+namespace {
+
+// What `node` is, when it holds at most `max_removed` UTF-16 units of text
+// (figcaptions always count).
+BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t max_removed) {
     if (node->is(Tag::figcaption)) {
         return BoilerplateKind::caption;
     }
-    const std::size_t length = text::inner_text_length(node);
+    const std::size_t length = measures.text(node);
     if (length > max_removed) {
         return BoilerplateKind::none;
     }
@@ -354,25 +424,27 @@ BoilerplateKind classify_boilerplate(const Node* node, std::size_t max_removed) 
         return BoilerplateKind::figure;
     }
     if (length > 0 && (is_line_block(node) || is_list(node))) {
-        const double density = link_density(node);
+        const double density = measures.link_density(node);
         constexpr std::size_t kMaxLinkLineLength = 300;
         if (is_list(node) ? density >= 0.7 : (density >= 0.5 && length < kMaxLinkLineLength)) {
             return BoilerplateKind::links;
         }
     }
-    if (length > 0 && is_section_block(node) && link_density(node) >= 0.6) {
+    if (length > 0 && is_section_block(node) && measures.link_density(node) >= 0.6) {
         return BoilerplateKind::links;  // a box of links: teasers, a menu, a tag cloud
     }
     return BoilerplateKind::none;
 }
 
+}  // namespace
+
 std::vector<RemovedBlock> remove_boilerplate(Node* article) {
-    const std::size_t article_length = text::inner_text_length(article);
+    const Measures measures(article);
     // Nothing that holds more than this share of the article is removed.
-    const auto max_removed = static_cast<std::size_t>(static_cast<double>(article_length) * 0.4);
+    const auto max_removed = static_cast<std::size_t>(static_cast<double>(measures.text(article)) * 0.4);
     std::vector<RemovedBlock> removed;
     for (Node* node = dom::next_element(article, article); node != nullptr;) {
-        const BoilerplateKind kind = classify_boilerplate(node, max_removed);
+        const BoilerplateKind kind = classify(node, measures, max_removed);
         if (kind == BoilerplateKind::none) {
             node = dom::next_element(node, article);
             continue;

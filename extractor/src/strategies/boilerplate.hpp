@@ -25,10 +25,6 @@ enum class BoilerplateKind : std::uint8_t {
 };
 [[nodiscard]] std::string_view boilerplate_kind_name(BoilerplateKind kind) noexcept;
 
-// What `node` is, when it holds at most `max_removed` UTF-16 units of text
-// (figcaptions always count).
-[[nodiscard]] BoilerplateKind classify_boilerplate(const dom::Node* node, std::size_t max_removed);
-
 // Removes boilerplate from `article` (an assembled article), with the label
 // line that announced a removed block and label lines left at its end.
 // Nothing holding more than 40% of the article's text goes. Returns what it

@@ -69,7 +69,8 @@ bool is_comma_or_period(char32_t c) noexcept {
     }
 }
 
-// Adds one text node's characters to `text` and its commas and periods to `punctuation`.
+}  // namespace
+
 void measure_text(std::string_view s, CollapsedText& text, std::size_t& punctuation) noexcept {
     std::size_t pos = 0;
     while (pos < s.size()) {
@@ -93,6 +94,8 @@ void measure_text(std::string_view s, CollapsedText& text, std::size_t& punctuat
         }
     }
 }
+
+namespace {
 
 // One open element of the post-order walk (const for lectito_measure, which
 // edits nothing).

@@ -60,6 +60,10 @@ struct CollapsedText {
     [[nodiscard]] std::size_t length() const noexcept { return units; }
 };
 
+// Adds the characters of one text node's data to `text`, and its commas and
+// full stops (lectito.cpp says which) to `punctuation`.
+void measure_text(std::string_view s, CollapsedText& text, std::size_t& punctuation) noexcept;
+
 // The preprocessing both strategies share (seed 001, "Preprocessing"): true
 // for elements to drop before scoring: hidden ones (is_probably_visible
 // false), <iframe>s, and under strip_unlikelys those whose class and id match
