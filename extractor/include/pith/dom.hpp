@@ -66,6 +66,7 @@ struct ScoreState {
     double content_score = 0.0;
     bool initialized = false;  // has a content score (Readability: node.readability set)
     bool data_table = false;   // marked as a data table by prep_article
+    std::uint32_t index = 0;   // a stage's own numbering of the nodes it measures (fits in the padding)
 };
 
 struct Node {

@@ -46,7 +46,8 @@ bool is_word_char(char c) noexcept {
 // The text and link text of every element of an article, measured once
 // bottom-up, so that judging each element costs nothing per level of
 // nesting. Removals only ever take elements after the one being judged, so
-// what is looked up later is still what the page holds.
+// what is looked up later is still what the page holds; the date-line and
+// label passes after them use the figures as upper bounds.
 struct Measure {
     std::size_t text = 0;  // UTF-16 units, as text::inner_text_length
     double links = 0.0;    // of that, in links, as link_density weighs them
@@ -54,14 +55,15 @@ struct Measure {
 
 class Measures {
 public:
-    explicit Measures(const Node* article) {
-        std::vector<const Node*> elements;
-        for (const Node* n = article; n != nullptr; n = dom::next_element(n, article)) {
+    // Numbers the article's elements in ScoreState::index (0 is "not measured").
+    explicit Measures(Node* article) {
+        std::vector<Node*> elements;
+        for (Node* n = article; n != nullptr; n = dom::next_element(n, article)) {
             elements.push_back(n);
+            n->score.index = static_cast<std::uint32_t>(elements.size());
         }
-        measures_.reserve(elements.size());
-        std::unordered_map<const Node*, CollapsedText> texts;
-        texts.reserve(elements.size());
+        measures_.resize(elements.size() + 1);
+        std::vector<CollapsedText> texts(elements.size() + 1);
         std::size_t punctuation = 0;  // not wanted here
         for (auto it = elements.rbegin(); it != elements.rend(); ++it) {  // children before parents
             const Node* element = *it;
@@ -71,16 +73,16 @@ public:
                 if (child->is_text()) {
                     measure_text(child->data, text, punctuation);
                 } else if (child->is_element()) {
-                    text.append(texts[child]);
-                    links += measures_[child].links;
+                    text.append(texts[child->score.index]);
+                    links += measures_[child->score.index].links;
                 }
             }
             if (element->is(Tag::a)) {
                 // Source: Readability.js: in-page (#) links weigh 0.3.
                 links += static_cast<double>(text.length()) * (patterns::hash_url(element->attr("href")) ? 0.3 : 1.0);
             }
-            texts[element] = text;
-            measures_[element] = Measure{text.length(), links};
+            texts[element->score.index] = text;
+            measures_[element->score.index] = Measure{text.length(), links};
         }
     }
 
@@ -92,12 +94,11 @@ public:
 
 private:
     [[nodiscard]] const Measure& find(const Node* element) const {
-        static const Measure kNone;
-        const auto it = measures_.find(element);
-        return it == measures_.end() ? kNone : it->second;
+        const std::uint32_t index = element->score.index;
+        return index < measures_.size() ? measures_[index] : measures_.front();
     }
 
-    std::unordered_map<const Node*, Measure> measures_;
+    std::vector<Measure> measures_;  // [0] is the empty measure
 };
 
 // Class names that say what an element has or is in ("has-sharing",
@@ -303,13 +304,15 @@ bool has_numeric_date(std::string_view line) {
     return false;
 }
 
+constexpr std::size_t kMaxDateLineLength = 60;
+
 // A line that only dates the article: "Published 23.10.2018", "16 March 2021".
-bool is_date_line(const Node* node) {
-    if (!(node->is(Tag::p) || node->is(Tag::time) || (node->is(Tag::div) && !has_child_block_element(node)))) {
+bool is_date_line(const Node* node, const Measures& measures) {
+    if (!(node->is(Tag::p) || node->is(Tag::time) || (node->is(Tag::div) && !has_child_block_element(node))) ||
+        measures.text(node) > kMaxDateLineLength) {
         return false;
     }
     const std::string line = text::inner_text(node);
-    constexpr std::size_t kMaxDateLineLength = 60;
     constexpr std::size_t kMaxDateLineWords = 6;
     if (line.empty() || text::utf16_length(line) > kMaxDateLineLength || count_words(line) > kMaxDateLineWords) {
         return false;
@@ -365,18 +368,18 @@ Node* last_label(Node* article) {
 
 // Date lines before the article's first paragraph of prose or after its
 // last: inside the text, a date is more often an event's than the page's.
-void remove_date_lines(Node* article, std::vector<RemovedBlock>& removed) {
+void remove_date_lines(Node* article, const Measures& measures, std::vector<RemovedBlock>& removed) {
     constexpr std::size_t kProseLength = 150;
     std::vector<Node*> date_lines_before;  // before the first paragraph of prose
     std::vector<Node*> date_lines_after;   // after the latest one so far
     bool seen_prose = false;
     for (Node* n = dom::next_element(article, article); n != nullptr;) {
-        if (is_date_line(n)) {
+        if (is_date_line(n, measures)) {
             (seen_prose ? date_lines_after : date_lines_before).push_back(n);
             n = dom::next_element(n, article, true);
             continue;
         }
-        if (n->is(Tag::p) && text::inner_text_length(n) >= kProseLength) {
+        if (n->is(Tag::p) && measures.text(n) >= kProseLength && text::inner_text_length(n) >= kProseLength) {
             seen_prose = true;
             date_lines_after.clear();
         }
@@ -458,7 +461,7 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article) {
         }
         node = next;
     }
-    remove_date_lines(article, removed);
+    remove_date_lines(article, measures, removed);
     for (Node* label = last_label(article); label != nullptr; label = last_label(article)) {
         removed.push_back(record("label", label));
         dom::detach(label);
