@@ -118,7 +118,10 @@ TEST(Strategies, AutoShowsEachStrategyAndWhyItKeptOne) {
         EXPECT_FALSE(outcome.chosen_root.empty());
         EXPECT_GT(outcome.text_length, 500U);
     }
-    EXPECT_EQ(article.decision.rfind("readability kept: the strategies agree", 0), 0U) << article.decision;
+    // Both find the same article: fitness's is kept, readability's only when it holds more.
+    EXPECT_EQ(article.decision.rfind("fitness kept (100% of readability's text is in fitness's", 0), 0U)
+        << article.decision;
+    EXPECT_TRUE(article.strategies[1].kept);
     bool saw_fitness_pass = false;
     for (const auto& pass : article.passes) {
         saw_fitness_pass = saw_fitness_pass || pass.strategy == Strategy::fitness;
