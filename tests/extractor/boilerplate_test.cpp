@@ -79,6 +79,18 @@ TEST(Boilerplate, AFigcaptionOutsideAFigureGoesToo) {
     EXPECT_EQ(c.removed[0].kind, "caption");
 }
 
+TEST(Boilerplate, NavigationTemplatesAndSidebarWidgetsGo) {
+    const Cleaned c = clean(prose() + "<nav><p>Home, News, Sport and Culture</p></nav>" +
+                            "<template><p>{{title}} by {{author}}</p></template>" +
+                            "<div class=\"widget_text\"><p>Our mystery button</p></div>" +
+                            "<div class=\"elementor-widget-text-editor\"><p>A page builder holds text in blocks "
+                            "named like this one, and they are the article.</p></div>");
+    EXPECT_FALSE(has(c.text, "Home, News"));
+    EXPECT_FALSE(has(c.text, "{{title}}"));
+    EXPECT_FALSE(has(c.text, "mystery button"));
+    EXPECT_TRUE(has(c.text, "A page builder holds text"));
+}
+
 TEST(Boilerplate, ClassesThatSayWhatAnElementHasDoNotCount) {
     const Cleaned c = clean("<header class=\"has-sharing\"><p>The delta grows every year, and the people who "
                             "live on it watch the shore.</p></header>" + prose());

@@ -30,13 +30,13 @@ constexpr std::string_view kBoilerplateWords[] = {
     "credits",   "cta",        "date",      "disclaimer", "follow",   "meta",       "newsletter", "pagination",
     "print",     "promo",      "rating",    "ratings",   "related",   "share",      "sharing",   "signup",
     "social",    "sponsor",    "sponsored", "subscribe", "subscription", "tags",
-    "timestamp", "toc",
+    "timestamp", "toc", "footer", "sidebar", "slider", "carousel", "trending", "popular", "factbox", "infobox",
 };
 
 // Stems that name boilerplate wherever they appear in class or id.
 constexpr std::string_view kBoilerplateStems[] = {
     "breadcrumb", "byline", "caption", "copyright", "newsletter", "postmeta", "recommend", "related",
-    "share",      "social", "subscri",
+    "share",      "social", "subscri", "news-letter", "entry-utility",
 };
 
 bool is_word_char(char c) noexcept {
@@ -123,9 +123,25 @@ std::string naming_words(const Node* element) {
     return text::to_lower_ascii(names);
 }
 
+// WordPress's sidebar widgets ("widget", "widget_text", "widget-area"); a
+// page builder's content blocks are named "...-widget-..." instead.
+bool is_widget_class(std::string_view classes) noexcept {
+    for (std::size_t i = 0; i < classes.size();) {
+        const std::size_t end = std::min(classes.find_first_of(" \t\n\f\r", i), classes.size());
+        if (text::istarts_with_ascii(classes.substr(i, end - i), "widget")) {
+            return true;
+        }
+        i = end + 1;
+    }
+    return false;
+}
+
 bool names_boilerplate(const Node* element) {
     if (!element->has_attr("class") && !element->has_attr("id")) {
         return false;
+    }
+    if (is_widget_class(class_name(element))) {
+        return true;
     }
     const std::string names = naming_words(element);
     for (std::string_view stem : kBoilerplateStems) {
@@ -419,7 +435,7 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     if (length > max_removed) {
         return BoilerplateKind::none;
     }
-    if (names_boilerplate(node)) {
+    if (names_boilerplate(node) || node->is(Tag::nav) || node->is(Tag::template_) || node->is(Tag::aside)) {
         return BoilerplateKind::named;
     }
     constexpr std::size_t kMaxCaptionLength = 300;
