@@ -91,6 +91,25 @@ TEST(Boilerplate, NavigationTemplatesAndSidebarWidgetsGo) {
     EXPECT_TRUE(has(c.text, "A page builder holds text"));
 }
 
+TEST(Boilerplate, RubyAnnotationsAreNotWords) {
+    const Cleaned c = clean("<p><ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp></ruby>どもへの法律ができて、親が子どもを"
+                            "教育するために、家で体罰をしてはいけないことになりました。</p>" + prose());
+    EXPECT_TRUE(has(c.text, "子どもへの法律ができて")) << c.text;
+    EXPECT_TRUE(c.removed.empty()) << "annotations go unrecorded";
+}
+
+TEST(Boilerplate, TheLongestParagraphStaysWhateverItsWrapperIsNamed) {
+    // A page that fell back to <body>: the article sits in a wrapper named
+    // like furniture, and holds less than 40% of the text.
+    std::string article = "<div class=\"share-wrapper\"><p>";
+    for (int i = 0; i < 5; ++i) {
+        article += "The delta grows where the river slows and drops its load, year after year, metre by metre. ";
+    }
+    article += "</p></div>";
+    const Cleaned c = clean(article + prose() + prose());
+    EXPECT_TRUE(has(c.text, "The delta grows where the river slows"));
+}
+
 TEST(Boilerplate, ClassesThatSayWhatAnElementHasDoNotCount) {
     const Cleaned c = clean("<header class=\"has-sharing\"><p>The delta grows every year, and the people who "
                             "live on it watch the shore.</p></header>" + prose());

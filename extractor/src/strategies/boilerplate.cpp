@@ -457,13 +457,48 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
 
 }  // namespace
 
+// Ruby annotations (<rt>, and the <rp> parentheses around them) are
+// pronunciation guides over the text, not words of it: "子(こ)ども" reads
+// "子ども". They go unrecorded; a page may have thousands.
+void remove_ruby_annotations(Node* article) {
+    for (Node* n = dom::next_element(article, article); n != nullptr;) {
+        if (n->is(Tag::rt) || n->is(Tag::rp)) {
+            Node* next = dom::next_element(n, article, true);
+            dom::detach(n);
+            n = next;
+            continue;
+        }
+        n = dom::next_element(n, article);
+    }
+}
+
 std::vector<RemovedBlock> remove_boilerplate(Node* article) {
+    remove_ruby_annotations(article);
     const Measures measures(article);
     // Nothing that holds more than this share of the article is removed.
     const auto max_removed = static_cast<std::size_t>(static_cast<double>(measures.text(article)) * 0.4);
+    // The article's longest paragraph is its own text, whatever its
+    // wrappers are named: nothing that holds it goes.
+    const Node* longest_paragraph = nullptr;
+    for (const Node* n = article; n != nullptr; n = dom::next_element(n, article)) {
+        if (n->is(Tag::p) && (longest_paragraph == nullptr || measures.text(n) > measures.text(longest_paragraph))) {
+            longest_paragraph = n;
+        }
+    }
+    const auto holds_longest_paragraph = [&](const Node* node) {
+        for (const Node* n = longest_paragraph; n != nullptr; n = n->parent) {
+            if (n == node) {
+                return true;
+            }
+        }
+        return false;
+    };
     std::vector<RemovedBlock> removed;
     for (Node* node = dom::next_element(article, article); node != nullptr;) {
-        const BoilerplateKind kind = classify(node, measures, max_removed);
+        BoilerplateKind kind = classify(node, measures, max_removed);
+        if (kind != BoilerplateKind::none && holds_longest_paragraph(node)) {
+            kind = BoilerplateKind::none;
+        }
         if (kind == BoilerplateKind::none) {
             node = dom::next_element(node, article);
             continue;
