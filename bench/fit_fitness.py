@@ -51,6 +51,8 @@ def parse_args():
     parser = argparse.ArgumentParser(description="fit the fitness strategy's options")
     parser.add_argument("--bench", default=str(REPO / "build" / "bench" / "pith_bench_quality"))
     parser.add_argument("--rounds", type=int, default=3, help="coordinate descent rounds at most")
+    parser.add_argument("--strategy", default="fitness", choices=["fitness", "auto"],
+                        help="whose figures the objective reads: fitness alone (the defaults), or auto")
     parser.add_argument("--start", nargs="*", default=[], metavar="NAME=VALUE",
                         help="start values (default: extract.hpp's defaults)")
     return parser.parse_args()
@@ -71,16 +73,17 @@ def candidates(name, value):
 class Evaluator:
     """Runs the quality bench on a set of options; caches by value."""
 
-    def __init__(self, bench, root):
+    def __init__(self, bench, root, strategy):
         self.bench = bench
         self.root = root
+        self.strategy = strategy
         self.cache = {}
 
     def __call__(self, options):
         key = tuple(sorted(options.items()))
         if key in self.cache:
             return self.cache[key]
-        command = [self.bench, "--corpus", str(self.root), "--strategy", "fitness", "--json"]
+        command = [self.bench, "--corpus", str(self.root), "--strategy", self.strategy, "--json"]
         for name, value in sorted(options.items()):
             command += ["--fitness", f"{name}={value}"]
         result = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -111,7 +114,7 @@ def main():
         if name not in options:
             fail(f"unknown option {name!r}")
         options[name] = float(value)
-    evaluate = Evaluator(args.bench, root)
+    evaluate = Evaluator(args.bench, root, args.strategy)
     best, figures = evaluate(options)
     print("start:")
     show(options, figures, best)

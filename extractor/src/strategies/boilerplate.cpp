@@ -478,7 +478,8 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article) {
     // Nothing that holds more than this share of the article is removed.
     const auto max_removed = static_cast<std::size_t>(static_cast<double>(measures.text(article)) * 0.4);
     // The article's longest paragraph is its own text, whatever its
-    // wrappers are named: nothing that holds it goes.
+    // wrappers are named: no wrapper that holds it goes (the paragraph itself
+    // still may, when it is itself named as furniture).
     const Node* longest_paragraph = nullptr;
     for (const Node* n = article; n != nullptr; n = dom::next_element(n, article)) {
         if (n->is(Tag::p) && (longest_paragraph == nullptr || measures.text(n) > measures.text(longest_paragraph))) {
@@ -486,7 +487,8 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article) {
         }
     }
     const auto holds_longest_paragraph = [&](const Node* node) {
-        for (const Node* n = longest_paragraph; n != nullptr; n = n->parent) {
+        for (const Node* n = longest_paragraph != nullptr ? longest_paragraph->parent : nullptr; n != nullptr;
+             n = n->parent) {
             if (n == node) {
                 return true;
             }
