@@ -25,18 +25,18 @@ namespace {
 // Whole words of class and id (split on every character that is not a letter
 // or a digit) that name boilerplate.
 constexpr std::string_view kBoilerplateWords[] = {
-    "ad",        "ads",        "advert",    "author",    "authors",   "avatar",     "bio",       "breadcrumb",
-    "breadcrumbs", "byline",   "caption",   "captions",  "comment",   "comments",   "copyright", "credit",
-    "credits",   "cta",        "date",      "disclaimer", "follow",   "meta",       "newsletter", "pagination",
-    "print",     "promo",      "rating",    "ratings",   "related",   "share",      "sharing",   "signup",
-    "social",    "sponsor",    "sponsored", "subscribe", "subscription", "tags",
-    "timestamp", "toc", "footer", "sidebar", "slider", "carousel", "trending", "popular", "factbox", "infobox",
+    "ad", "ads", "advert", "author", "authors", "avatar", "bio", "breadcrumb", "breadcrumbs", "byline", "caption",
+    "captions", "carousel", "comment", "comments", "copyright", "credit", "credits", "cta", "date", "disclaimer",
+    "factbox", "follow", "footer", "infobox", "meta", "more", "newsletter", "pagination", "popular", "print",
+    "promo", "rating", "ratings", "readmore", "related", "share", "sharing", "sidebar", "signup", "slider",
+    "social", "sponsor", "sponsored", "subscribe", "subscription", "tags", "timestamp", "toc", "trending",
 };
 
 // Stems that name boilerplate wherever they appear in class or id.
 constexpr std::string_view kBoilerplateStems[] = {
-    "breadcrumb", "byline", "caption", "copyright", "newsletter", "postmeta", "recommend", "related",
-    "share",      "social", "subscri", "news-letter", "entry-utility",
+    "breadcrumb", "byline", "caption", "copyright", "entry-utility", "flyout", "loading", "news-letter",
+    "newsletter", "postmeta", "read-time", "reading-time", "readtime", "recommend", "related", "share", "social",
+    "subscri",
 };
 
 bool is_word_char(char c) noexcept {
