@@ -320,7 +320,7 @@ bool has_numeric_date(std::string_view line) {
     return false;
 }
 
-constexpr std::size_t kMaxDateLineLength = 60;
+constexpr std::size_t kMaxDateLineLength = 80;
 
 // A line that only dates the article: "Published 23.10.2018", "16 March 2021".
 bool is_date_line(const Node* node, const Measures& measures) {
@@ -329,7 +329,7 @@ bool is_date_line(const Node* node, const Measures& measures) {
         return false;
     }
     const std::string line = text::inner_text(node);
-    constexpr std::size_t kMaxDateLineWords = 6;
+    constexpr std::size_t kMaxDateLineWords = 10;
     if (line.empty() || text::utf16_length(line) > kMaxDateLineLength || count_words(line) > kMaxDateLineWords) {
         return false;
     }
