@@ -57,8 +57,8 @@ TEST(Boilerplate, CaptionsGoAndTheirImagesStay) {
 
 TEST(Boilerplate, NamedFurnitureGoesWithTheLabelThatAnnouncedIt) {
     const Cleaned c = clean(prose() +
-                            "<h3>Read next</h3><div class=\"related-posts\"><p>Another story about rivers and "
-                            "their mouths</p></div>" +
+                            "<h3>Read next</h3><div class=\"related-posts\"><p><a href=\"/mouths\">Another story "
+                            "about rivers and their mouths</a></p></div>" +
                             "<div class=\"share-bar\">Share on the networks</div>" +
                             "<div id=\"newsletter\">Get the weekly letter in your inbox</div>");
     EXPECT_FALSE(has(c.text, "Read next"));
@@ -108,6 +108,12 @@ TEST(Boilerplate, TheLongestParagraphStaysWhateverItsWrapperIsNamed) {
     article += "</p></div>";
     const Cleaned c = clean(article + prose() + prose());
     EXPECT_TRUE(has(c.text, "The delta grows where the river slows"));
+}
+
+TEST(Boilerplate, AHeadingBeforeABylineIsTheArticlesOwn) {
+    const Cleaned c = clean("<h2>How River Deltas Build Land</h2><p class=\"byline\">By Ada Lindqvist</p>" + prose());
+    EXPECT_TRUE(has(c.text, "How River Deltas Build Land"));
+    EXPECT_FALSE(has(c.text, "By Ada Lindqvist"));
 }
 
 TEST(Boilerplate, ClassesThatSayWhatAnElementHasDoNotCount) {

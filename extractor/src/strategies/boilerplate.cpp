@@ -351,13 +351,16 @@ RemovedBlock record(std::string_view kind, const Node* node) {
     return block;
 }
 
-// Detaches `node`, and the label line just before it that introduced it
-// ("Related articles").
-void remove_with_label(Node* node, std::string_view kind, std::vector<RemovedBlock>& removed) {
+// Detaches `node`, and the label line just before it when it introduced it
+// ("Related articles" before a box of links). A block without links (a
+// byline, a caption) is introduced by nothing: the heading before it is the
+// article's own.
+void remove_with_label(Node* node, std::string_view kind, double link_density, std::vector<RemovedBlock>& removed) {
     Node* previous = node->prev_element_sibling();
     removed.push_back(record(kind, node));
     dom::detach(node);
-    if (previous != nullptr && is_label_line(previous)) {
+    constexpr double kMinIntroducedLinkDensity = 0.3;
+    if (previous != nullptr && link_density >= kMinIntroducedLinkDensity && is_label_line(previous)) {
         removed.push_back(record("label", previous));
         dom::detach(previous);
     }
@@ -510,7 +513,7 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article) {
             removed.push_back(record(boilerplate_kind_name(kind), node));
             strip_text_keep_media(node);
         } else {
-            remove_with_label(node, boilerplate_kind_name(kind), removed);
+            remove_with_label(node, boilerplate_kind_name(kind), measures.link_density(node), removed);
         }
         node = next;
     }
