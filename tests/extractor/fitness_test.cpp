@@ -12,18 +12,12 @@
 #include "readability/pipeline.hpp"
 #include "strategies/strategy.hpp"
 #include "text/text.hpp"
+#include "parse_or_fail.hpp"
 
 namespace pith::extract {
 namespace {
 
-dom::Document parse(std::string_view html) {
-    auto result = dom::parse_html(html);
-    if (!result.ok()) {
-        ADD_FAILURE() << "parse_html failed: " << result.error().message;
-        return dom::Document{};
-    }
-    return std::move(result).value();
-}
+dom::Document parse(std::string_view html) { return test::parse_or_fail(html); }
 
 const FitnessElement* find(const FitnessWalk& walk, std::string_view id) {
     for (const FitnessElement& e : walk.elements) {
@@ -329,26 +323,6 @@ TEST(RunFitness, PageWithoutWordsIsNoContent) {
     EXPECT_EQ(result.content, nullptr);
     EXPECT_EQ(result.diagnostics.outcome, "no_content");
     EXPECT_EQ(result.reason, "the page has no words");
-}
-
-TEST(RunFitness, NoBody) {
-    dom::Document doc;
-    const StrategyResult result = run_fitness(doc, ExtractOptions{}, PassInput{});
-    EXPECT_EQ(result.content, nullptr);
-    EXPECT_EQ(result.diagnostics.outcome, "no_body");
-}
-
-TEST(RunFitness, StopsAtTheDeadline) {
-    std::string page;
-    for (int i = 0; i < 5000; ++i) {
-        page += "<span>x</span>";
-    }
-    dom::Document doc = parse(page);
-    ExtractOptions options;
-    options.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-    const StrategyResult result = run_fitness(doc, options, PassInput{});
-    EXPECT_EQ(result.content, nullptr);
-    EXPECT_EQ(result.diagnostics.outcome, "deadline");
 }
 
 TEST(RunFitness, DeepPagesDoNotRecurse) {

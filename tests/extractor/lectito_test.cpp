@@ -10,18 +10,12 @@
 #include "readability/pipeline.hpp"
 #include "strategies/strategy.hpp"
 #include "text/text.hpp"
+#include "parse_or_fail.hpp"
 
 namespace pith::extract {
 namespace {
 
-dom::Document parse(std::string_view html) {
-    auto result = dom::parse_html(html);
-    if (!result.ok()) {
-        ADD_FAILURE() << "parse_html failed: " << result.error().message;
-        return dom::Document{};
-    }
-    return std::move(result).value();
-}
+dom::Document parse(std::string_view html) { return test::parse_or_fail(html); }
 
 dom::Node* by_id(const dom::Document& doc, std::string_view id) {
     for (dom::Node* n = doc.document_element(); n != nullptr; n = dom::next_element(n, nullptr)) {
@@ -309,26 +303,6 @@ TEST(RunLectito, TiesGoToTheDeeperElement) {
     EXPECT_EQ(result.diagnostics.top_candidates[0].score, result.diagnostics.top_candidates[1].score);
     EXPECT_EQ(result.diagnostics.chosen_root, "html>body>div#outer>div#inner");
     EXPECT_EQ(result.diagnostics.top_candidates[0].path, "html>body>div#outer>div#inner");
-}
-
-TEST(RunLectito, NoBody) {
-    dom::Document doc;
-    const StrategyResult result = run(doc);
-    EXPECT_EQ(result.content, nullptr);
-    EXPECT_EQ(result.diagnostics.outcome, "no_body");
-}
-
-TEST(RunLectito, StopsAtTheDeadline) {
-    std::string page;
-    for (int i = 0; i < 5000; ++i) {
-        page += "<span>x</span>";
-    }
-    dom::Document doc = parse(page);
-    ExtractOptions options;
-    options.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-    const StrategyResult result = run(doc, options);
-    EXPECT_EQ(result.content, nullptr);
-    EXPECT_EQ(result.diagnostics.outcome, "deadline");
 }
 
 TEST(RunLectito, DeepPagesDoNotRecurse) {

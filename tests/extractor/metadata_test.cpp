@@ -6,18 +6,12 @@
 #include <gtest/gtest.h>
 
 #include "pith/dom.hpp"
+#include "parse_or_fail.hpp"
 
 namespace pith::extract {
 namespace {
 
-dom::Document parse(std::string_view html) {
-    auto result = dom::parse_html(html);
-    if (!result.ok()) {
-        ADD_FAILURE() << "parse_html failed: " << result.error().message;
-        return dom::Document{};
-    }
-    return std::move(result).value();
-}
+dom::Document parse(std::string_view html) { return test::parse_or_fail(html); }
 
 std::string title_of(std::string_view head, std::string_view body = "") {
     const dom::Document doc =

@@ -2,9 +2,12 @@
 // readability strategy, and what auto shows of its choice.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 
 #include "pith/extract.hpp"
+#include "strategies/strategy.hpp"
+#include "parse_or_fail.hpp"
 
 namespace {
 
@@ -142,6 +145,29 @@ TEST(Strategies, AutoRemovesBoilerplateThatReadabilityKeeps) {
     EXPECT_EQ(automatic.text_content.find("A delta from above"), std::string::npos);
     EXPECT_NE(automatic.content.find("d.jpg"), std::string::npos) << "the image stays";
     EXPECT_EQ(automatic.removed.size(), 2U);
+}
+
+// Each strategy's pass on its own: a document without <body>, and a deadline already past.
+TEST(Strategies, EveryPassSaysNoBodyAndStopsAtTheDeadline) {
+    using Pass = pith::extract::StrategyResult (*)(pith::dom::Document&, const ExtractOptions&,
+                                                  const pith::extract::PassInput&);
+    for (const Pass pass : {Pass{&pith::extract::run_lectito}, Pass{&pith::extract::run_fitness}}) {
+        pith::dom::Document empty;
+        const auto no_body = pass(empty, ExtractOptions{}, pith::extract::PassInput{});
+        EXPECT_EQ(no_body.content, nullptr);
+        EXPECT_EQ(no_body.diagnostics.outcome, "no_body");
+
+        std::string page;
+        for (int i = 0; i < 5000; ++i) {
+            page += "<span>x</span>";
+        }
+        pith::dom::Document doc = pith::test::parse_or_fail(page);
+        ExtractOptions options;
+        options.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        const auto late = pass(doc, options, pith::extract::PassInput{});
+        EXPECT_EQ(late.content, nullptr);
+        EXPECT_EQ(late.diagnostics.outcome, "deadline");
+    }
 }
 
 TEST(Strategies, FitnessOptionsAreValidated) {

@@ -5,6 +5,7 @@
 #include "strategies/boilerplate.hpp"
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -123,6 +124,25 @@ std::string naming_words(const Node* element) {
     return text::to_lower_ascii(names);
 }
 
+// Whether one of `names`'s words (runs of letters and digits) is in `words`.
+bool has_word_from(std::string_view names, std::span<const std::string_view> words) {
+    for (std::size_t i = 0; i < names.size();) {
+        if (!is_word_char(names[i])) {
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < names.size() && is_word_char(names[end])) {
+            ++end;
+        }
+        if (std::find(words.begin(), words.end(), names.substr(i, end - i)) != words.end()) {
+            return true;
+        }
+        i = end;
+    }
+    return false;
+}
+
 // WordPress's sidebar widgets ("widget", "widget_text", "widget-area"); a
 // page builder's content blocks are named "...-widget-..." instead.
 bool is_widget_class(std::string_view classes) noexcept {
@@ -149,23 +169,7 @@ bool names_boilerplate(const Node* element) {
             return true;
         }
     }
-    const std::string_view view(names);
-    for (std::size_t i = 0; i < view.size();) {
-        if (!is_word_char(view[i])) {
-            ++i;
-            continue;
-        }
-        std::size_t end = i;
-        while (end < view.size() && is_word_char(view[end])) {
-            ++end;
-        }
-        const std::string_view word = view.substr(i, end - i);
-        if (std::find(std::begin(kBoilerplateWords), std::end(kBoilerplateWords), word) != std::end(kBoilerplateWords)) {
-            return true;
-        }
-        i = end;
-    }
-    return false;
+    return has_word_from(names, kBoilerplateWords);
 }
 
 bool is_heading(const Node* node) noexcept {
@@ -248,24 +252,7 @@ bool names_image(const Node* element) {
     if (!element->has_attr("class") && !element->has_attr("id")) {
         return false;
     }
-    const std::string names = naming_words(element);
-    const std::string_view view(names);
-    for (std::size_t i = 0; i < view.size();) {
-        if (!is_word_char(view[i])) {
-            ++i;
-            continue;
-        }
-        std::size_t end = i;
-        while (end < view.size() && is_word_char(view[end])) {
-            ++end;
-        }
-        if (std::find(std::begin(kImageWords), std::end(kImageWords), view.substr(i, end - i)) !=
-            std::end(kImageWords)) {
-            return true;
-        }
-        i = end;
-    }
-    return false;
+    return has_word_from(naming_words(element), kImageWords);
 }
 
 std::size_t count_words(std::string_view line) {

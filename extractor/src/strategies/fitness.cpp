@@ -141,7 +141,6 @@ double ratio(std::size_t part, std::size_t whole) noexcept {
     return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
 
-constexpr std::size_t kElementsPerClockRead = 4096;  // as grab_article's walk
 
 }  // namespace
 
@@ -287,15 +286,11 @@ FitnessWalk fitness_walk(Node* body, PassFlags flags, std::chrono::steady_clock:
             cur = cur->next;
             continue;
         }
-        ++walk.elements_seen;
-        if (walk.elements_seen % kElementsPerClockRead == 0 && std::chrono::steady_clock::now() >= deadline) {
-            walk.deadline_passed = true;
-            return walk;
-        }
-        if (lectito_removes(cur, flags)) {
-            Node* next = cur->next;
-            dom::detach(cur);
-            cur = next;
+        if (const WalkStep step = preprocess_step(cur, flags, walk.elements_seen, deadline); step != WalkStep::enter) {
+            if (step == WalkStep::deadline) {
+                walk.deadline_passed = true;
+                return walk;
+            }
             continue;
         }
         if (breaks_words(cur)) {
@@ -387,28 +382,21 @@ bool falls_back_to_body(std::size_t container_words, std::size_t document_words,
 }
 
 StrategyResult run_fitness(dom::Document& doc, const ExtractOptions& options, const PassInput& input) {
-    const auto started = std::chrono::steady_clock::now();
-    StrategyResult out;
+    PassRecord pass(input.flags);
+    StrategyResult& out = pass.result;
     PassDiagnostics& diag = out.diagnostics;
-    diag.flags = input.flags;
-    auto finish = [&](std::string outcome) {
-        diag.outcome = std::move(outcome);
-        diag.duration_us =
-            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
-        return std::move(out);
-    };
     const FitnessOptions& fitness = options.fitness;
 
     Node* body = doc.body();
     if (body == nullptr) {
-        return finish("no_body");
+        return pass.finish("no_body");
     }
 
     // 0-2. Statistics, features, fitness and post-weight of every element.
     FitnessWalk walk = fitness_walk(body, input.flags, options.deadline);
     diag.elements_seen = walk.elements_seen;
     if (walk.deadline_passed) {
-        return finish("deadline");
+        return pass.finish("deadline");
     }
     score_fitness(walk, fitness);
 
@@ -436,7 +424,7 @@ StrategyResult run_fitness(dom::Document& doc, const ExtractOptions& options, co
     const std::size_t chosen = choose_container(walk.elements);
     if (chosen == kNoContainer) {
         out.reason = "the page has no words";
-        return finish("no_content");
+        return pass.finish("no_content");
     }
     Node* container = walk.elements[chosen].node;
 
@@ -470,7 +458,7 @@ StrategyResult run_fitness(dom::Document& doc, const ExtractOptions& options, co
     out.content = assemble_article(doc, {block}, options, input.flags);
     out.text_length = text::inner_text_length(out.content);
     diag.text_length = out.text_length;
-    return finish(out.text_length >= options.char_threshold ? "accepted" : "too_short");
+    return pass.finish(out.text_length >= options.char_threshold ? "accepted" : "too_short");
 }
 
 }  // namespace pith::extract

@@ -110,7 +110,6 @@ struct BasicFrame {
 using Frame = BasicFrame<Node*>;
 using ConstFrame = BasicFrame<const Node*>;
 
-constexpr std::size_t kElementsPerClockRead = 4096;  // as grab_article's walk
 
 bool is_heading(const Node* node) noexcept {
     switch (node->tag) {
@@ -178,6 +177,22 @@ bool lectito_removes(const Node* element, PassFlags flags) {
     const std::string match = match_string(element);
     return patterns::unlikely_candidate(match) && !patterns::maybe_candidate(match) &&
            !has_ancestor_tag(element, Tag::table) && !has_ancestor_tag(element, Tag::code);
+}
+
+WalkStep preprocess_step(Node*& cur, PassFlags flags, std::size_t& elements_seen,
+                         std::chrono::steady_clock::time_point deadline) {
+    constexpr std::size_t kElementsPerClockRead = 4096;
+    ++elements_seen;
+    if (elements_seen % kElementsPerClockRead == 0 && std::chrono::steady_clock::now() >= deadline) {
+        return WalkStep::deadline;
+    }
+    if (!lectito_removes(cur, flags)) {
+        return WalkStep::enter;
+    }
+    Node* next = cur->next;
+    dom::detach(cur);
+    cur = next;
+    return WalkStep::removed;
 }
 
 double lectito_tag_score(Tag tag) noexcept {
@@ -311,15 +326,11 @@ LectitoWalk lectito_walk(Node* body, PassFlags flags, std::size_t min_text_lengt
             cur = cur->next;
             continue;
         }
-        ++walk.elements_seen;
-        if (walk.elements_seen % kElementsPerClockRead == 0 && std::chrono::steady_clock::now() >= deadline) {
-            walk.deadline_passed = true;
-            return walk;
-        }
-        if (lectito_removes(cur, flags)) {
-            Node* next = cur->next;
-            dom::detach(cur);
-            cur = next;
+        if (const WalkStep step = preprocess_step(cur, flags, walk.elements_seen, deadline); step != WalkStep::enter) {
+            if (step == WalkStep::deadline) {
+                walk.deadline_passed = true;
+                return walk;
+            }
             continue;
         }
         frames.push_back(Frame{cur, order++, {}, 0, 0});
@@ -332,28 +343,21 @@ LectitoWalk lectito_walk(Node* body, PassFlags flags, std::size_t min_text_lengt
 }
 
 StrategyResult run_lectito(dom::Document& doc, const ExtractOptions& options, const PassInput& input) {
-    const auto started = std::chrono::steady_clock::now();
-    StrategyResult out;
+    PassRecord pass(input.flags);
+    StrategyResult& out = pass.result;
     PassDiagnostics& diag = out.diagnostics;
-    diag.flags = input.flags;
-    auto finish = [&](std::string outcome) {
-        diag.outcome = std::move(outcome);
-        diag.duration_us =
-            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
-        return std::move(out);
-    };
     const LectitoOptions& lectito = options.lectito;
 
     Node* body = doc.body();
     if (body == nullptr) {
-        return finish("no_body");
+        return pass.finish("no_body");
     }
 
     // 1-2. Preprocess and score every element under <body>.
     LectitoWalk walk = lectito_walk(body, input.flags, lectito.min_content_length, options.deadline);
     diag.elements_seen = walk.elements_seen;
     if (walk.deadline_passed) {
-        return finish("deadline");
+        return pass.finish("deadline");
     }
 
     // 3. Candidates: enough text and a positive score. The best is the
@@ -386,13 +390,13 @@ StrategyResult run_lectito(dom::Document& doc, const ExtractOptions& options, co
     if (best == nullptr) {
         out.reason = "no element has " + std::to_string(lectito.min_content_length) +
                      " characters of text and a positive score";
-        return finish("no_content");
+        return pass.finish("no_content");
     }
     diag.chosen_root = css_path(best->node);
     if (best->score.total < lectito.min_score) {
         out.reason = "best score " + format_number(best->score.total) + " is under min_score " +
                      format_number(lectito.min_score);
-        return finish("no_content");
+        return pass.finish("no_content");
     }
 
     // 4. Adjacent siblings of similar score (seed 000, "Sibling Elements"),
@@ -427,7 +431,7 @@ StrategyResult run_lectito(dom::Document& doc, const ExtractOptions& options, co
     out.content = assemble_article(doc, blocks, options, input.flags);
     out.text_length = text::inner_text_length(out.content);
     diag.text_length = out.text_length;
-    return finish(out.text_length >= lectito.char_threshold ? "accepted" : "too_short");
+    return pass.finish(out.text_length >= lectito.char_threshold ? "accepted" : "too_short");
 }
 
 }  // namespace pith::extract

@@ -72,6 +72,14 @@ void measure_text(std::string_view s, CollapsedText& text, std::size_t& punctuat
 // grab_article makes).
 [[nodiscard]] bool lectito_removes(const dom::Node* element, PassFlags flags);
 
+// What the preprocessing walks of lectito and fitness do on entering an
+// element: count it, read the clock every 4096 elements (as grab_article's
+// walk), and drop what lectito_removes says.
+enum class WalkStep { enter, removed, deadline };
+// `cur` moves to its next sibling when the element is removed.
+[[nodiscard]] WalkStep preprocess_step(dom::Node*& cur, PassFlags flags, std::size_t& elements_seen,
+                                       std::chrono::steady_clock::time_point deadline);
+
 // What the score is computed from: an element's whole text.
 struct LectitoMeasures {
     std::size_t text_length = 0;  // UTF-16 units of the collapsed text (inner_text_length)

@@ -4,8 +4,10 @@
 // Internal header.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
+#include <utility>
 
 #include "pith/dom.hpp"
 #include "pith/extract.hpp"
@@ -26,6 +28,25 @@ struct StrategyResult {
     // Why there is no article (outcome no_content), e.g. "best score 12.5 is
     // under min_score 20"; "" otherwise.
     std::string reason;
+};
+
+// A pass's result under construction, timed from its creation.
+class PassRecord {
+public:
+    explicit PassRecord(PassFlags flags) { result.diagnostics.flags = flags; }
+
+    // The result, with its outcome and duration.
+    [[nodiscard]] StrategyResult finish(std::string outcome) {
+        result.diagnostics.outcome = std::move(outcome);
+        result.diagnostics.duration_us =
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started_).count();
+        return std::move(result);
+    }
+
+    StrategyResult result;
+
+private:
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
 // Lectito's scoring (seed 000) over every element of `doc`'s body.
