@@ -71,7 +71,9 @@ def write_page(path, shape, size_bytes):
         out.write(closing)
 
 
-COST_KEY = b'"diagnostics":{"cost":'
+# The cost object's key and first member: the answer's keys come sorted, and
+# no other object of it starts so.
+COST_KEY = b'"cost":{"attributes":'
 
 
 def read_cost(path):
@@ -86,7 +88,7 @@ def read_cost(path):
             text = tail + piece
             at = text.find(COST_KEY)
             if at >= 0:
-                start = at + len(COST_KEY)
+                start = at + len(b'"cost":')
                 while text.find(b"}", start) < 0:
                     more = answer.read(4096)
                     if not more:

@@ -138,7 +138,7 @@ struct ExtractOptions {
     std::size_t max_attributes_per_element = 512;
     // Refused before parsing when the estimated working memory is larger
     // (too_much_memory), and gumbo is stopped if it outgrows its share; 0 =
-    // unlimited. 256 MiB: 11 times the largest estimate over both corpora
+    // unlimited. 256 MiB: 10 times the largest estimate over both corpora
     // (bench/cost_model.py).
     std::size_t max_memory_bytes = 256U * 1024U * 1024U;
     std::size_t char_threshold = 500;      // Readability DEFAULT_CHAR_THRESHOLD
