@@ -108,6 +108,11 @@ bool is_probably_visible(const Node* node) noexcept {
     return true;
 }
 
+bool is_heading(const Node* node) noexcept {
+    return node->is(Tag::h1) || node->is(Tag::h2) || node->is(Tag::h3) || node->is(Tag::h4) || node->is(Tag::h5) ||
+           node->is(Tag::h6);
+}
+
 bool is_phrasing_content(const Node* node) noexcept {
     if (node->kind == NodeKind::text) {
         return true;

@@ -29,6 +29,8 @@ namespace pith::extract {
 [[nodiscard]] std::string inline_style_value(std::string_view style, std::string_view property);
 // _isProbablyVisible (style display/visibility, hidden, aria-hidden).
 [[nodiscard]] bool is_probably_visible(const dom::Node* node) noexcept;
+// An <h1> to <h6> element.
+[[nodiscard]] bool is_heading(const dom::Node* node) noexcept;
 // _isPhrasingContent.
 [[nodiscard]] bool is_phrasing_content(const dom::Node* node) noexcept;
 // _isWhitespace: a blank text node or a <br>.

@@ -172,11 +172,6 @@ bool names_boilerplate(const Node* element) {
     return has_word_from(names, kBoilerplateWords);
 }
 
-bool is_heading(const Node* node) noexcept {
-    return node->is(Tag::h1) || node->is(Tag::h2) || node->is(Tag::h3) || node->is(Tag::h4) || node->is(Tag::h5) ||
-           node->is(Tag::h6);
-}
-
 // A short line that announces what follows rather than saying something:
 // "Related articles:", or a paragraph that is one bold phrase.
 bool is_label_line(const Node* node) {

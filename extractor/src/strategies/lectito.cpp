@@ -21,7 +21,6 @@
 namespace pith::extract {
 
 using dom::Node;
-using dom::NodeKind;
 using dom::Tag;
 
 namespace {
@@ -110,15 +109,6 @@ struct BasicFrame {
 using Frame = BasicFrame<Node*>;
 using ConstFrame = BasicFrame<const Node*>;
 
-
-bool is_heading(const Node* node) noexcept {
-    switch (node->tag) {
-    case Tag::h1: case Tag::h2: case Tag::h3: case Tag::h4: case Tag::h5: case Tag::h6:
-        return node->kind == NodeKind::element;
-    default:
-        return false;
-    }
-}
 
 // Seed 001's "shared-parent headers": a heading, or an <hgroup> or <header>
 // with little text that holds one.
