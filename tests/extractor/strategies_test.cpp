@@ -147,6 +147,37 @@ TEST(Strategies, AutoRemovesBoilerplateThatReadabilityKeeps) {
     EXPECT_EQ(automatic.removed.size(), 2U);
 }
 
+TEST(Strategies, AutoTakesOutTheCharactersThatOnlyGuideLineBreaks) {
+    // "del\u00ADta" with a soft hyphen, "sedi\u200Bment" with a zero-width space.
+    const std::string page = "<html><body><article>" + paragraphs(6, "river") +
+                             "<p>The del\u00ADta grows as the sedi\u200Bment settles out of the slow water, layer "
+                             "on layer, year on year, as every survey of the river has shown.</p>"
+                             "</article></body></html>";
+    const Article readability = run(page, Strategy::readability);
+    const Article automatic = run(page, Strategy::automatic);
+    EXPECT_NE(readability.text_content.find("del\u00ADta"), std::string::npos) << "readability stays Readability";
+    EXPECT_NE(automatic.text_content.find("The delta grows as the sediment settles"), std::string::npos);
+    EXPECT_EQ(automatic.content.find("\u00AD"), std::string::npos);
+}
+
+// Parsed with scripting off, "<noscript><div></noscript>" leaves the noscript
+// open (its end tag cannot close the <div>), and the page after it inside.
+TEST(Strategies, APageTrappedInsideANoscriptIsStillRead) {
+    const std::string page = "<html><body><noscript><div class=\"warning\">Turn on JavaScript</noscript>"
+                             "<div class=\"main\"><article>" +
+                             paragraphs(6, "river") + "</article></div></body></html>";
+    for (Strategy strategy : {Strategy::readability, Strategy::automatic}) {
+        const Article article = run(page, strategy);
+        EXPECT_EQ(article.status, Status::ok) << pith::extract::strategy_name(strategy);
+        EXPECT_NE(article.text_content.find("The river survey went on"), std::string::npos);
+    }
+    // A noscript that holds a small part of the page still goes.
+    const Article small = run("<html><body><noscript><p>Turn on JavaScript to comment.</p></noscript><article>" +
+                                  paragraphs(6, "river") + "</article></body></html>",
+                              Strategy::automatic);
+    EXPECT_EQ(small.text_content.find("Turn on JavaScript"), std::string::npos);
+}
+
 // Each strategy's pass on its own: a document without <body>, and a deadline already past.
 TEST(Strategies, EveryPassSaysNoBodyAndStopsAtTheDeadline) {
     using Pass = pith::extract::StrategyResult (*)(pith::dom::Document&, const ExtractOptions&,

@@ -104,7 +104,36 @@ void unwrap_noscript_images(dom::Document& doc) {
 
 void remove_scripts(dom::Document& doc) {
     remove_all(doc, Tag::script);
-    remove_all(doc, Tag::noscript);
+    // Parsed with scripting off, "<noscript><div></noscript>" never closes:
+    // the end tag cannot close past the open <div>, so the rest of the page
+    // lands inside the noscript. A browser running scripts reads it as text
+    // and shows the page; so a noscript holding most of the page's text is
+    // the page itself, and only its tag goes. Each unwrap measures the
+    // noscript's text, so a page gets a few, not one per nesting level.
+    constexpr int kMaxUnwrapped = 4;
+    int unwrapped = 0;
+    const std::size_t page_text = text::inner_text_length(doc.root(), false);
+    Node* root = doc.root();
+    for (Node* n = dom::next_element(root, root); n != nullptr;) {
+        if (!n->is(Tag::noscript)) {
+            n = dom::next_element(n, root);
+            continue;
+        }
+        Node* noscript = n;
+        if (unwrapped < kMaxUnwrapped && noscript->first_element_child() != nullptr &&
+            2 * text::inner_text_length(noscript, false) > page_text) {
+            ++unwrapped;
+            Node* first = noscript->first_child;  // the walk goes on through what it held
+            while (noscript->first_child != nullptr) {
+                dom::insert_before(noscript->parent, noscript->first_child, noscript);
+            }
+            dom::detach(noscript);
+            n = first->is_element() ? first : dom::next_element(first, root);
+        } else {
+            n = dom::next_element(noscript, root, true);
+            dom::detach(noscript);
+        }
+    }
 }
 
 namespace {
