@@ -139,7 +139,11 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
     }
     article.strategies[take_fitness ? 1 : 0].kept = readability_profile || fitness_profile;
     article.removed = std::move(take_fitness ? fitness_removed : readability_removed);
-    return std::move(take_fitness ? fitness : readability);
+    StrategyRun& kept = take_fitness ? fitness : readability;
+    if (kept.chosen) {
+        remove_invisible_characters(kept.chosen->doc, kept.chosen->content);
+    }
+    return std::move(kept);
 }
 
 }  // namespace pith::extract
