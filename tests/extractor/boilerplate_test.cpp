@@ -110,6 +110,18 @@ TEST(Boilerplate, TheLongestParagraphStaysWhateverItsWrapperIsNamed) {
     EXPECT_TRUE(has(c.text, "The delta grows where the river slows"));
 }
 
+TEST(Boilerplate, AnAuthorBoxGoesEvenWhenItsBiographyIsTheLongestParagraph) {
+    std::string biography = "<div class=\"author-info\"><p>";
+    for (int i = 0; i < 2; ++i) {
+        biography += "Ada Lindqvist has surveyed river deltas for twenty years, writes about water and land, and "
+                     "teaches at the coastal institute. ";
+    }
+    biography += "</p></div>";
+    const Cleaned c = clean(prose() + prose() + prose() + prose() + biography);
+    EXPECT_FALSE(has(c.text, "Ada Lindqvist has surveyed")) << "under a tenth of the article, it protects nothing";
+    EXPECT_TRUE(has(c.text, "Rivers carry the land"));
+}
+
 TEST(Boilerplate, AHeadingBeforeABylineIsTheArticlesOwn) {
     const Cleaned c = clean("<h2>How River Deltas Build Land</h2><p class=\"byline\">By Ada Lindqvist</p>" + prose());
     EXPECT_TRUE(has(c.text, "How River Deltas Build Land"));
@@ -138,6 +150,19 @@ TEST(Boilerplate, LinesAndListsMadeOfLinksGo) {
     EXPECT_FALSE(has(c.text, "Why deltas sink"));
     EXPECT_FALSE(has(c.text, "Coral reefs"));
     EXPECT_TRUE(has(c.text, "published openly")) << "prose with a link is not a link line";
+}
+
+TEST(Boilerplate, ASentenceThatLinksMostOfItsWordsIsStillProse) {
+    const Cleaned c = clean(prose() +
+                            "<p><a href=\"/ada\">Ada Lindqvist</a> took over from <a href=\"/ben\">Ben "
+                            "Okafor</a>, who led the <a href=\"/survey\">delta survey</a> for eight years.</p>" +
+                            "<p><a href=\"/signup\">Every week our editors send out the best of the survey's "
+                            "findings. Sign up for the newsletter here.</a></p>" +
+                            "<p>More: <a href=\"/x\">Where the river meets the sea, and what the survey found "
+                            "there...</a></p>");
+    EXPECT_TRUE(has(c.text, "who led the delta survey for eight years."));
+    EXPECT_FALSE(has(c.text, "Sign up for the newsletter")) << "one link from end to end is a call to action";
+    EXPECT_FALSE(has(c.text, "what the survey found")) << "a cut teaser is not a sentence";
 }
 
 TEST(Boilerplate, DateLinesGoOnlyBeforeOrAfterTheProse) {

@@ -201,6 +201,30 @@ bool is_line_block(const Node* node) noexcept {
 
 bool is_list(const Node* node) noexcept { return node->is(Tag::ul) || node->is(Tag::ol); }
 
+// A line made of links: half its text or more in links, and shorter than
+// prose. A sentence of 80 characters or more that ends as sentences do (not
+// with the "..." of a cut teaser) is prose however many of its words link
+// somewhere, unless it is all one link: titles and calls to action rarely end
+// in a full stop, and a sentence that links only some of its words is text.
+bool is_link_line(const Node* line, std::size_t length, double link_density) {
+    constexpr std::size_t kMaxLinkLineLength = 300;
+    if (link_density < 0.5 || length >= kMaxLinkLineLength) {
+        return false;
+    }
+    constexpr std::size_t kMinSentenceLength = 80;
+    constexpr double kAllLinks = 0.9;
+    if (is_heading(line) || length < kMinSentenceLength || link_density >= kAllLinks) {
+        return true;
+    }
+    const std::string text = text::inner_text(line);
+    const std::string_view trimmed = text::trim(text);
+    if (trimmed.ends_with("..") || trimmed.ends_with("\u2026")) {
+        return true;
+    }
+    return !(trimmed.ends_with('.') || trimmed.ends_with('!') || trimmed.ends_with("\u3002") ||
+             trimmed.ends_with("\uFF01"));
+}
+
 bool is_section_block(const Node* node) noexcept {
     return node->is(Tag::div) || node->is(Tag::section) || node->is(Tag::aside) || node->is(Tag::nav) ||
            node->is(Tag::header) || node->is(Tag::footer) || node->is(Tag::table);
@@ -429,8 +453,7 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     }
     if (length > 0 && (is_line_block(node) || is_list(node))) {
         const double density = measures.link_density(node);
-        constexpr std::size_t kMaxLinkLineLength = 300;
-        if (is_list(node) ? density >= 0.7 : (density >= 0.5 && length < kMaxLinkLineLength)) {
+        if (is_list(node) ? density >= 0.7 : is_link_line(node, length, density)) {
             return BoilerplateKind::links;
         }
     }
@@ -506,6 +529,11 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article) {
         if (n->is(Tag::p) && (longest_paragraph == nullptr || measures.text(n) > measures.text(longest_paragraph))) {
             longest_paragraph = n;
         }
+    }
+    // A paragraph under a tenth of the article is not what the article is
+    // made of: an author box's biography is often a page's longest.
+    if (longest_paragraph != nullptr && measures.text(longest_paragraph) * 10 < measures.text(article)) {
+        longest_paragraph = nullptr;
     }
     const auto holds_longest_paragraph = [&](const Node* node) {
         for (const Node* n = longest_paragraph != nullptr ? longest_paragraph->parent : nullptr; n != nullptr;
