@@ -280,6 +280,7 @@ Run time_pipeline(const std::vector<Page>& pages, const pith::extract::ExtractOp
         run.stages.metadata_us += article.timings.metadata_us;
         run.stages.passes_us += article.timings.passes_us;
         run.stages.serialize_us += article.timings.serialize_us;
+        run.stages.confidence_us += article.timings.confidence_us;
         const double s = std::chrono::duration<double>(Clock::now() - t0).count();
         run.page_seconds.push_back(s);
         run.seconds += s;
@@ -483,14 +484,15 @@ int main(int argc, char** argv) {
     const pith::extract::StageTimings& st = best_pipeline.stages;
     const double total_us = best_pipeline.seconds * 1e6;
     const double staged_us = static_cast<double>(st.decode_us + st.prune_us + st.parse_us + st.dom_build_us +
-                                                 st.metadata_us + st.passes_us + st.serialize_us);
+                                                 st.metadata_us + st.passes_us + st.serialize_us + st.confidence_us);
     const auto pct = [&](double us) { return total_us > 0.0 ? 100.0 * us / total_us : 0.0; };
     std::printf("\npipeline stages (%% of pipeline time): decode %.1f%%, prune %.1f%%, parse (gumbo) %.1f%%, "
-                "DOM build %.1f%%, metadata %.1f%%, passes %.1f%%, serialize %.1f%%, other %.1f%%\n",
+                "DOM build %.1f%%, metadata %.1f%%, passes %.1f%%, serialize %.1f%%, confidence %.1f%%, other %.1f%%\n",
                 pct(static_cast<double>(st.decode_us)), pct(static_cast<double>(st.prune_us)),
                 pct(static_cast<double>(st.parse_us)), pct(static_cast<double>(st.dom_build_us)),
                 pct(static_cast<double>(st.metadata_us)), pct(static_cast<double>(st.passes_us)),
-                pct(static_cast<double>(st.serialize_us)), pct(std::max(0.0, total_us - staged_us)));
+                pct(static_cast<double>(st.serialize_us)), pct(static_cast<double>(st.confidence_us)),
+                pct(std::max(0.0, total_us - staged_us)));
 
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);

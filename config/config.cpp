@@ -516,6 +516,11 @@ const std::vector<Key>& key_table() {
         t.push_back(bool_key({"extract.disable_json_ld", "PITH_EXTRACT_DISABLE_JSON_LD",
                               "--extract-disable-json-ld", "boolean", "ignore JSON-LD metadata"},
                              [](ServerConfig& c) -> bool& { return c.extract.disable_json_ld; }));
+        t.push_back(number_key({"extract.min_confidence", "PITH_EXTRACT_MIN_CONFIDENCE", "--extract-min-confidence",
+                                "number",
+                                "articles whose confidence is under this come back with status low_confidence "
+                                "(the article still in them); 0 = never"},
+                               [](ServerConfig& c) -> double& { return c.extract.min_confidence; }, 0.0, 1.0));
         t.push_back(number_key({"extract.link_density_modifier", "PITH_EXTRACT_LINK_DENSITY_MODIFIER",
                                 "--extract-link-density-modifier", "number",
                                 "added to the link-density thresholds of conditional cleaning, -1..1"},

@@ -27,7 +27,7 @@ constexpr std::string_view kOptionNames[] = {
     "n_top_candidates", "timeout_ms",    "strip_unlikelys",     "weight_classes",
     "clean_conditionally", "retry",      "keep_classes",        "disable_json_ld",
     "max_memory_bytes", "strategy",      "select_mode",         "policy",
-    "min_score_to_adjust", "lectito_min_score", "lectito_char_threshold", "lectito_min_content_length",
+    "min_score_to_adjust", "min_confidence", "lectito_min_score", "lectito_char_threshold", "lectito_min_content_length",
     "fitness_link_density_weight", "fitness_tag_density_weight", "fitness_title_case_weight",
     "fitness_punctuation_weight", "fitness_punctuation_norm", "fitness_word_count_weight", "fitness_depth_weight",
     "fitness_document_word_postweight", "fitness_min_child_fitness_ratio", "fitness_min_text_percentage"};
@@ -235,6 +235,17 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
             request.policy_given = true;
         }
         return chosen;
+    }
+    if (name == "min_confidence") {
+        auto number = as_number(name, value, source);
+        if (!number) {
+            return std::move(number).error();
+        }
+        if (!(*number >= 0.0 && *number <= 1.0)) {
+            return bad_option(name, "must be within [0, 1]");
+        }
+        options.min_confidence = *number;
+        return true;
     }
     if (name == "min_score_to_adjust" || name == "lectito_min_score") {
         auto number = as_number(name, value, source);

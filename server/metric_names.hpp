@@ -19,8 +19,11 @@ inline constexpr MetricInfo kMetrics[] = {
     {"pithd_http_request_duration_seconds", "histogram", "route",
      "Time from a request's first byte to its answer written, by route."},
     {"pithd_extractions_total", "counter", "status",
-     "Extractions by outcome: ok, best_attempt, no_content, budget_exceeded, deadline_exceeded, error."},
+     "Extractions by outcome: ok, best_attempt, no_content, budget_exceeded, deadline_exceeded, low_confidence, "
+     "error."},
     {"pithd_extraction_duration_seconds", "histogram", "", "Time a worker spent on one extraction."},
+    {"pithd_extraction_confidence", "histogram", "",
+     "Confidence of each extraction that found an article: the estimated probability that it is right."},
     {"pithd_extraction_passes", "histogram", "",
      "Passes one extraction ran; 1 means the first pass was accepted."},
     {"pithd_budget_exceeded_total", "counter", "budget",

@@ -46,6 +46,7 @@ std::string_view outcome_label(ExtractionOutcome outcome) noexcept {
     case ExtractionOutcome::no_content: return "no_content";
     case ExtractionOutcome::budget_exceeded: return "budget_exceeded";
     case ExtractionOutcome::deadline_exceeded: return "deadline_exceeded";
+    case ExtractionOutcome::low_confidence: return "low_confidence";
     case ExtractionOutcome::error:
     case ExtractionOutcome::count_: break;
     }
@@ -64,6 +65,7 @@ ExtractionOutcome outcome_of(const extract::Article& article) noexcept {
     case extract::Status::best_attempt: return ExtractionOutcome::best_attempt;
     case extract::Status::no_content: return ExtractionOutcome::no_content;
     case extract::Status::budget_exceeded: return ExtractionOutcome::budget_exceeded;
+    case extract::Status::low_confidence: return ExtractionOutcome::low_confidence;
     }
     return ExtractionOutcome::error;
 }
@@ -161,6 +163,9 @@ void Histogram::render(std::string& out, std::string_view name, std::string_view
 Metrics::Metrics()
     : extraction_duration_(kDurationBounds, kMicros),
       passes_({1, 2, 3, 4}, 1),
+      // Tenths: a dashboard's quantiles of confidence, and the share of
+      // pages under a routing threshold, read off these.
+      confidence_({0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}, kMicros),
       fetch_results_{"ok"},
       fetch_duration_(kDurationBounds, kMicros) {
     for (std::size_t i = 0; i < kRoutes; ++i) {
@@ -183,7 +188,10 @@ void Metrics::record_request(Route route, unsigned status, double seconds) noexc
 }
 
 void Metrics::record_extraction(ExtractionOutcome outcome, double seconds, std::size_t passes,
-                                std::size_t input_bytes) noexcept {
+                                std::size_t input_bytes, std::optional<double> confidence) noexcept {
+    if (confidence) {
+        confidence_.observe(*confidence);
+    }
     extractions_[static_cast<std::size_t>(outcome)].fetch_add(1, std::memory_order_relaxed);
     extraction_duration_.observe(seconds);
     if (passes > 0) {
@@ -239,6 +247,8 @@ std::string Metrics::render() const {
     extraction_duration_.render(out, "pithd_extraction_duration_seconds", "");
     header(out, "pithd_extraction_passes");
     passes_.render(out, "pithd_extraction_passes", "");
+    header(out, "pithd_extraction_confidence");
+    confidence_.render(out, "pithd_extraction_confidence", "");
     header(out, "pithd_budget_exceeded_total");
     for (std::size_t i = 0; i < budgets_.size(); ++i) {
         sample(out, "pithd_budget_exceeded_total",

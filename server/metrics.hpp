@@ -14,6 +14,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -34,6 +35,7 @@ enum class ExtractionOutcome : std::uint8_t {
     no_content,
     budget_exceeded,
     deadline_exceeded,
+    low_confidence,
     error,
     count_
 };
@@ -65,8 +67,10 @@ public:
     Metrics();
 
     void record_request(Route route, unsigned status, double seconds) noexcept;
-    void record_extraction(ExtractionOutcome outcome, double seconds, std::size_t passes,
-                           std::size_t input_bytes) noexcept;
+    // `confidence` is observed only for an extraction that has an article
+    // (nullopt otherwise: a page without one would only crowd bucket 0).
+    void record_extraction(ExtractionOutcome outcome, double seconds, std::size_t passes, std::size_t input_bytes,
+                           std::optional<double> confidence = std::nullopt) noexcept;
     void record_budget(Budget budget) noexcept;
     // A request answered 503 because the memory budget had no room for it.
     void record_memory_refusal() noexcept { memory_refusals_.fetch_add(1, std::memory_order_relaxed); }
@@ -98,6 +102,7 @@ private:
     std::array<std::atomic<std::uint64_t>, static_cast<std::size_t>(ExtractionOutcome::count_)> extractions_{};
     Histogram extraction_duration_;
     Histogram passes_;
+    Histogram confidence_;
     std::array<std::atomic<std::uint64_t>, static_cast<std::size_t>(Budget::count_)> budgets_{};
     std::atomic<std::uint64_t> input_bytes_{0};
     std::atomic<std::uint64_t> memory_refusals_{0};

@@ -86,6 +86,10 @@ Options:
                           retries: strict, moderate, clean or raw
   --min-score-to-adjust X only candidates scoring above X are scaled by link
                           density (default: all are)
+  --min-confidence X      an article whose confidence (the estimated
+                          probability that it is right) is under X gets
+                          status low_confidence, the article still in it;
+                          0..1 (default 0: never)
   --lectito-min-score X   lectito: best score needed, else no_content (20)
   --lectito-char-threshold N
                           lectito: text length before retries stop (500)
@@ -134,8 +138,8 @@ Output:
   json  one compact JSON object on one line: title, byline, dir, lang,
         content, textContent, length, excerpt, siteName, publishedTime, image,
         favicon, readerable, status (ok|best_attempt|no_content|
-        budget_exceeded), confidence, charset; absent fields are null. A
-        budget refusal adds "error": {"code","message"}.
+        budget_exceeded|low_confidence), confidence, charset; absent fields
+        are null. A budget refusal adds "error": {"code","message"}.
   html  the article's HTML (content) followed by a newline
   text  the article's text (textContent) followed by a newline
   Several inputs print NDJSON: one object per line, in input order, each
@@ -145,7 +149,8 @@ Output:
 
 Exit codes (several inputs: the worst, 3 > 1 > 0):
   0  article extracted (status ok or best_attempt)
-  1  nothing readable (status no_content or budget_exceeded); output printed
+  1  nothing readable (status no_content or budget_exceeded), or an article
+     under --min-confidence (low_confidence); output printed
   2  usage error (unknown option, bad number, no input)
   3  an input could not be read or processed
 )";
@@ -397,6 +402,8 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
             cli.options.flags = extract::policy_flags(policy);
             cli.options.retry = false;
             policy_given = true;
+        } else if (flag == "--min-confidence") {
+            parsed = number_flag(cli.options.min_confidence);
         } else if (flag == "--min-score-to-adjust") {
             parsed = number_flag(cli.options.min_score_to_adjust.emplace());
         } else if (flag == "--lectito-min-score") {

@@ -317,7 +317,9 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
     const Clock::time_point start = Clock::now();
     extract::Article article = extract::extract(request.html, request.options);
     const ExtractionOutcome outcome = outcome_of(article);
-    metrics_.record_extraction(outcome, seconds_since(start), article.passes.size(), request.html.size());
+    const bool has_article = !article.confidence_features.empty();
+    metrics_.record_extraction(outcome, seconds_since(start), article.passes.size(), request.html.size(),
+                               has_article ? std::optional<double>(article.confidence) : std::nullopt);
     if (article.error) {
         if (const std::optional<Budget> budget = budget_of(article.error->code)) {
             metrics_.record_budget(*budget);

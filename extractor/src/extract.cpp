@@ -40,6 +40,7 @@ std::string_view status_name(Status status) noexcept {
     case Status::best_attempt: return "best_attempt";
     case Status::no_content: return "no_content";
     case Status::budget_exceeded: return "budget_exceeded";
+    case Status::low_confidence: return "low_confidence";
     }
     return "no_content";
 }
@@ -144,6 +145,9 @@ Result<bool> validate(const ExtractOptions& options) {
     }
     if (!std::isfinite(options.link_density_modifier) || std::abs(options.link_density_modifier) > 1.0) {
         return Error{ErrorCode::invalid_argument, "link_density_modifier must be within [-1, 1]"};
+    }
+    if (!(options.min_confidence >= 0.0 && options.min_confidence <= 1.0)) {
+        return Error{ErrorCode::invalid_argument, "min_confidence must be within [0, 1]"};
     }
     if (options.min_score_to_adjust && !std::isfinite(*options.min_score_to_adjust)) {
         return Error{ErrorCode::invalid_argument, "min_score_to_adjust must be a finite number"};
@@ -311,9 +315,42 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     article.length = text::utf16_length(article.text_content);
     article.timings.serialize_us = micros_since(stage_start);
 
-    article.confidence = compute_confidence(ConfidenceInputs{
-        article.status, chosen->text_length, options.char_threshold, chosen->relaxation,
-        link_density(chosen->content), chosen->runner_up_ratio, article.readerable});
+    stage_start = Clock::now();
+    ConfidenceInputs inputs;
+    inputs.strategy = options.strategy;
+    inputs.status = article.status;
+    inputs.text_length = chosen->text_length;
+    inputs.page_text_length = doc.body() != nullptr ? text::inner_text_length(doc.body()) : 0;
+    inputs.relaxation = chosen->relaxation;
+    inputs.link_density = link_density(chosen->content);
+    inputs.runner_up_ratio = chosen->runner_up_ratio;
+    inputs.readerable = article.readerable;
+    constexpr std::size_t kProseParagraph = 80;
+    for (const dom::Node* p : elements_by_tag(chosen->content, dom::Tag::p)) {
+        if (const std::size_t length = text::inner_text_length(p); length >= kProseParagraph) {
+            ++inputs.paragraphs;
+            inputs.paragraph_text += length;
+        }
+    }
+    for (const RemovedBlock& block : article.removed) {
+        inputs.removed_text += block.text_length;
+    }
+    inputs.readability_in_fitness = article.readability_in_fitness;
+    inputs.fitness_in_readability = article.fitness_in_readability;
+    for (const StrategyOutcome& outcome : article.strategies) {
+        (outcome.strategy == Strategy::fitness ? inputs.fitness_length : inputs.readability_length) =
+            outcome.text_length;
+        if (outcome.strategy == Strategy::fitness) {
+            inputs.kept_fitness = outcome.kept;
+        }
+    }
+    const ConfidenceFeatures features = confidence_features(inputs);
+    article.confidence = confidence_from(options.strategy, features);
+    article.confidence_features.assign(features.begin(), features.end());
+    if (article.confidence < options.min_confidence) {
+        article.status = Status::low_confidence;
+    }
+    article.timings.confidence_us = micros_since(stage_start);
     return article;
 }
 

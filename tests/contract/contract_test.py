@@ -63,7 +63,7 @@ REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 FRESH_ID_RE = re.compile(r"^[0-9a-f]{16}$")
 STATUS_LINE_RE = re.compile(r"^HTTP/1\.1 (\d{3}) ?(.*)$")
 # diagnostics.timings_us, in pipeline order (extractor/src/output/article_json.cpp, diagnostics_json()).
-TIMING_KEYS = ["decode", "prune", "parse", "dom_build", "metadata", "passes", "serialize"]
+TIMING_KEYS = ["decode", "prune", "parse", "dom_build", "metadata", "passes", "serialize", "confidence"]
 # The paths that take GET and HEAD; /extract takes POST only.
 OPS_PATHS = ("/healthz", "/readyz", "/metrics", "/version")
 

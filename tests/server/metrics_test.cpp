@@ -16,7 +16,8 @@ TEST(Metrics, RendersEveryDeclaredMetricInTheTextFormat) {
     metrics.record_request(Route::extract, 200, 0.003);
     metrics.record_request(Route::extract, 200, 0.2);
     metrics.record_request(Route::healthz, 503, 0.0001);
-    metrics.record_extraction(ExtractionOutcome::ok, 0.004, 2, 1234);
+    metrics.record_extraction(ExtractionOutcome::ok, 0.004, 2, 1234, 0.83);
+    metrics.record_extraction(ExtractionOutcome::no_content, 0.001, 1, 0);
     metrics.record_budget(Budget::elements);
     metrics.record_fetch("blocked_address", 0.01, 0);
     const test::PromParse parsed = test::parse_prometheus(metrics.render());
@@ -30,9 +31,14 @@ TEST(Metrics, RendersEveryDeclaredMetricInTheTextFormat) {
     EXPECT_EQ(parsed.sum("pithd_http_request_duration_seconds_bucket", {{"route", "/extract"}, {"le", "0.005"}}), 1);
     EXPECT_EQ(parsed.sum("pithd_http_request_duration_seconds_bucket", {{"route", "/extract"}, {"le", "+Inf"}}), 2);
     EXPECT_NEAR(parsed.sum("pithd_http_request_duration_seconds_sum", {{"route", "/extract"}}), 0.203, 1e-6);
-    EXPECT_EQ(parsed.sum("pithd_extraction_passes_bucket", {{"le", "2"}}), 1);
-    EXPECT_EQ(parsed.sum("pithd_extraction_passes_bucket", {{"le", "1"}}), 0);
+    EXPECT_EQ(parsed.sum("pithd_extraction_passes_bucket", {{"le", "2"}}), 2);
+    EXPECT_EQ(parsed.sum("pithd_extraction_passes_bucket", {{"le", "1"}}), 1);
+    EXPECT_EQ(parsed.sum("pithd_extraction_confidence_count"), 1) << "only extractions with an article";
+    EXPECT_EQ(parsed.sum("pithd_extraction_confidence_bucket", {{"le", "0.8"}}), 0);
+    EXPECT_EQ(parsed.sum("pithd_extraction_confidence_bucket", {{"le", "0.9"}}), 1);
+    EXPECT_NEAR(parsed.sum("pithd_extraction_confidence_sum"), 0.83, 1e-6);
     EXPECT_EQ(parsed.sum("pithd_input_bytes_total"), 1234);
+    EXPECT_EQ(parsed.sum("pithd_extractions_total", {{"status", "no_content"}}), 1);
     EXPECT_EQ(parsed.sum("pithd_budget_exceeded_total", {{"budget", "elements"}}), 1);
     EXPECT_EQ(parsed.sum("pithd_fetches_total", {{"result", "blocked_address"}}), 1);
     EXPECT_EQ(parsed.sum("pithd_queue_depth"), 2);

@@ -552,6 +552,7 @@ TEST(Pithd, MetricsParseAsPrometheusTextAndCountersMove) {
     const PromParse before = scrape(pithd.port());
     for (const char* name : {"pithd_http_requests_total", "pithd_http_request_duration_seconds",
                              "pithd_extraction_duration_seconds", "pithd_extractions_total", "pithd_extraction_passes",
+                             "pithd_extraction_confidence",
                              "pithd_budget_exceeded_total", "pithd_queue_depth", "pithd_requests_in_flight",
                              "pithd_workers", "pithd_input_bytes_total", "process_resident_memory_bytes",
                              "process_cpu_seconds_total", "process_start_time_seconds", "process_open_fds"}) {
@@ -580,9 +581,32 @@ TEST(Pithd, MetricsParseAsPrometheusTextAndCountersMove) {
     EXPECT_EQ(moved("pithd_extractions_total", {{"status", "budget_exceeded"}}), 1);
     EXPECT_EQ(moved("pithd_budget_exceeded_total", {{"budget", "elements"}}), 1);
     EXPECT_EQ(moved("pithd_extraction_passes_count", {}), 3);
+    EXPECT_EQ(moved("pithd_extraction_confidence_count", {}), 3) << "one observation per article";
+    EXPECT_GT(moved("pithd_extraction_confidence_sum", {}), 0.0);
+    EXPECT_LE(moved("pithd_extraction_confidence_sum", {}), 3.0);
     EXPECT_EQ(moved("pithd_input_bytes_total", {}), 4.0 * static_cast<double>(page.size()));
     EXPECT_EQ(moved("pithd_http_request_duration_seconds_count", {{"route", "/extract"}}), 5);
     EXPECT_EQ(after.sum("pithd_requests_in_flight"), 1) << "the scrape itself is in flight";
+}
+
+TEST(Pithd, MinConfidenceAnswersLowConfidenceWithTheArticle) {
+    START_PITHD(pithd, args_with({}));
+    const PromParse before = scrape(pithd.port());
+    const HttpResult sure = http_request(pithd.port(), "POST", "/extract", kHtml, article_page(20));
+    ASSERT_EQ(sure.status, 200U);
+    const HttpResult unsure = http_request(pithd.port(), "POST", "/extract?min_confidence=1", kHtml, article_page(20));
+    ASSERT_EQ(unsure.status, 200U) << "an article under the threshold is still an answer";
+    const nlohmann::json sure_json = nlohmann::json::parse(sure.body);
+    const nlohmann::json unsure_json = nlohmann::json::parse(unsure.body);
+    EXPECT_EQ(sure_json["status"], "ok");
+    EXPECT_EQ(unsure_json["status"], "low_confidence");
+    EXPECT_EQ(unsure_json["content"], sure_json["content"]);
+    EXPECT_EQ(unsure_json["confidence"], sure_json["confidence"]);
+    EXPECT_EQ(http_request(pithd.port(), "POST", "/extract?min_confidence=1.5", kHtml, article_page(20)).status, 400U);
+    const PromParse after = scrape(pithd.port());
+    EXPECT_EQ(after.sum("pithd_extractions_total", {{"status", "low_confidence"}}) -
+                  before.sum("pithd_extractions_total", {{"status", "low_confidence"}}),
+              1);
 }
 
 TEST(Pithd, AccessLogHasOneLinePerRequestWithoutQueryOrBody) {

@@ -157,6 +157,10 @@ struct ExtractOptions {
     std::optional<double> min_score_to_adjust;
     LectitoOptions lectito;
     FitnessOptions fitness;
+    // An article whose confidence is under this comes back with status
+    // low_confidence (the article still in it), for a caller that routes such
+    // pages to a fallback. 0 = never. Within [0, 1].
+    double min_confidence = 0.0;
     // When the work must end. Work whose estimated time does not fit before it
     // is refused; the parse and the DOM build are stopped when it passes, and
     // it is checked between stages, before each pass and within the candidate
@@ -190,6 +194,7 @@ enum class Status {
     best_attempt,     // no pass did; the longest attempt is returned
     no_content,       // nothing readable at all
     budget_exceeded,  // refused by a budget; `error` says which
+    low_confidence,   // an article, with a confidence under options.min_confidence
 };
 [[nodiscard]] std::string_view status_name(Status status) noexcept;
 
@@ -231,6 +236,12 @@ struct StrategyOutcome {
     bool kept = false;             // the one auto returned
 };
 
+// The signals the confidence model reads, in the order of its weights
+// (output/confidence_model.inc, fitted by bench/fit_confidence.py). The last
+// five are auto's: 0 for the other strategies.
+inline constexpr std::size_t kConfidenceFeatureCount = 14;
+[[nodiscard]] std::span<const std::string_view, kConfidenceFeatureCount> confidence_feature_names() noexcept;
+
 struct StageTimings {
     std::int64_t decode_us = 0;
     std::int64_t prune_us = 0;      // cutting script and style text before the parse
@@ -239,6 +250,7 @@ struct StageTimings {
     std::int64_t metadata_us = 0;
     std::int64_t passes_us = 0;
     std::int64_t serialize_us = 0;
+    std::int64_t confidence_us = 0;  // its signals and the model
 };
 
 struct Article {
@@ -258,7 +270,9 @@ struct Article {
     std::optional<std::string> favicon;
     bool readerable = false;   // is_probably_readable's answer on the same document
     Status status = Status::no_content;
-    double confidence = 0.0;   // in [0, 1]; see confidence.cpp for how
+    // The estimated probability that the article is right (output/confidence.hpp
+    // says what "right" means); 0 when there is no article.
+    double confidence = 0.0;
     std::optional<Error> error;  // set when status is budget_exceeded
     std::string charset;       // the charset the input was decoded from
     Strategy strategy = Strategy::readability;  // the strategy asked for
@@ -267,6 +281,13 @@ struct Article {
     std::vector<StrategyOutcome> strategies;
     std::string decision;
     std::vector<RemovedBlock> removed;  // from the kept article, in document order
+    // auto only: the share of each strategy's article text that the other's
+    // holds (0 when either found nothing).
+    double readability_in_fitness = 0.0;
+    double fitness_in_readability = 0.0;
+    // What the confidence was computed from, by confidence_feature_names();
+    // empty when there is no article.
+    std::vector<double> confidence_features;
     StageTimings timings;
     std::optional<CostEstimate> cost;  // once the tags were scanned
 };

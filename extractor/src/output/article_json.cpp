@@ -61,7 +61,11 @@ nlohmann::json choice_json(const Article& article) {
             {"excerpt", block.excerpt},
         });
     }
-    return {{"strategies", std::move(strategies)}, {"decision", article.decision}, {"removed", std::move(removed)}};
+    return {{"strategies", std::move(strategies)},
+            {"readability_in_fitness", article.readability_in_fitness},
+            {"fitness_in_readability", article.fitness_in_readability},
+            {"decision", article.decision},
+            {"removed", std::move(removed)}};
 }
 
 nlohmann::json diagnostics_json(const Article& article) {
@@ -79,9 +83,19 @@ nlohmann::json diagnostics_json(const Article& article) {
             {"memory_bytes", c->memory_bytes}, {"time_us", c->time.count()},
         };
     }
+    nlohmann::json features = nullptr;
+    if (!article.confidence_features.empty()) {
+        // In the model's order, which a JSON object would not keep.
+        features = nlohmann::json::array();
+        const auto names = confidence_feature_names();
+        for (std::size_t i = 0; i < names.size() && i < article.confidence_features.size(); ++i) {
+            features.push_back({{"name", std::string(names[i])}, {"value", article.confidence_features[i]}});
+        }
+    }
     return {
         {"strategy", std::string(strategy_name(article.strategy))},
         {"auto", choice_json(article)},
+        {"confidence_features", std::move(features)},
         {"passes", std::move(passes)},
         {"cost", std::move(cost)},
         {"timings_us",
@@ -93,6 +107,7 @@ nlohmann::json diagnostics_json(const Article& article) {
              {"metadata", t.metadata_us},
              {"passes", t.passes_us},
              {"serialize", t.serialize_us},
+             {"confidence", t.confidence_us},
          }},
     };
 }

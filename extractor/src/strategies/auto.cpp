@@ -132,6 +132,8 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
         // it) and more of the page than fitness's holds of it: fitness pruned
         // what readability found. Otherwise fitness's, the better of the two
         // on its own.
+        article.readability_in_fitness = readability_in_fitness;
+        article.fitness_in_readability = fitness_in_readability;
         take_fitness =
             !(fitness_in_readability >= kAgreement && readability_in_fitness + kMargin < fitness_in_readability);
         article.decision = take_fitness ? "fitness kept (" + shares + ")"
