@@ -17,6 +17,8 @@
 //                  else PITH_SOURCE_DIR/../shared/corpus
 //   --max-ratio R  acceptance for pipeline/gumbo time (default 2.0); exit 1 above
 //   --strategy S   the strategy the pipeline runs (default auto, extract()'s default)
+//   --markdown     the pipeline also renders Markdown; with --max-markdown-share F,
+//                  exit 1 when that rendering takes more than F of the pipeline's time
 //   --smoke        3 pages per set, 1 repeat, ratio reported but not enforced (CI)
 // Exit status: 0 ok, 1 ratio above --max-ratio, 2 usage or corpus error, 3 sanity
 // check failed.
@@ -66,12 +68,15 @@ struct Options {
     double max_ratio = kDefaultMaxRatio;
     bool smoke = false;
     pith::extract::Strategy strategy = pith::extract::Strategy::automatic;
+    bool markdown = false;
+    std::optional<double> max_markdown_share;
 };
 
 void print_usage(std::FILE* out) {
     std::fprintf(out,
                  "usage: pith_bench_speed [--corpus-set mozilla|trafilatura|both] [--repeat N]\n"
-                 "                        [--limit N] [--corpus DIR] [--max-ratio R] [--strategy NAME] [--smoke]\n");
+                 "                        [--limit N] [--corpus DIR] [--max-ratio R] [--strategy NAME] [--markdown]\n"
+                 "                        [--max-markdown-share F] [--smoke]\n");
 }
 
 std::optional<std::size_t> parse_count(const char* text, const char* flag) {
@@ -124,6 +129,15 @@ std::optional<Options> parse_args(int argc, char** argv) {
                 return std::nullopt;
             }
             options.strategy = *strategy;
+        } else if (arg == "--markdown") {
+            options.markdown = true;
+        } else if (arg == "--max-markdown-share" && has_value) {
+            char* end = nullptr;
+            options.max_markdown_share = std::strtod(argv[++i], &end);
+            if (end == argv[i] || *end != '\0' || !(*options.max_markdown_share > 0.0)) {
+                std::fprintf(stderr, "--max-markdown-share wants a positive number, got \"%s\"\n", argv[i]);
+                return std::nullopt;
+            }
         } else if (arg == "--smoke") {
             options.smoke = true;
         } else if (arg == "--help" || arg == "-h") {
@@ -281,6 +295,7 @@ Run time_pipeline(const std::vector<Page>& pages, const pith::extract::ExtractOp
         run.stages.passes_us += article.timings.passes_us;
         run.stages.serialize_us += article.timings.serialize_us;
         run.stages.confidence_us += article.timings.confidence_us;
+        run.stages.render_us += article.timings.render_us;
         const double s = std::chrono::duration<double>(Clock::now() - t0).count();
         run.page_seconds.push_back(s);
         run.seconds += s;
@@ -403,6 +418,7 @@ int main(int argc, char** argv) {
     pith::extract::ExtractOptions extract_options;
     extract_options.url = std::string(kPageUrl);
     extract_options.strategy = options->strategy;
+    extract_options.markdown = options->markdown;
     std::size_t sane = 0;
     std::vector<std::string> insane;
     for (const Page& page : pages) {
@@ -484,15 +500,29 @@ int main(int argc, char** argv) {
     const pith::extract::StageTimings& st = best_pipeline.stages;
     const double total_us = best_pipeline.seconds * 1e6;
     const double staged_us = static_cast<double>(st.decode_us + st.prune_us + st.parse_us + st.dom_build_us +
-                                                 st.metadata_us + st.passes_us + st.serialize_us + st.confidence_us);
+                                                 st.metadata_us + st.passes_us + st.serialize_us + st.confidence_us +
+                                                 st.render_us);
     const auto pct = [&](double us) { return total_us > 0.0 ? 100.0 * us / total_us : 0.0; };
     std::printf("\npipeline stages (%% of pipeline time): decode %.1f%%, prune %.1f%%, parse (gumbo) %.1f%%, "
-                "DOM build %.1f%%, metadata %.1f%%, passes %.1f%%, serialize %.1f%%, confidence %.1f%%, other %.1f%%\n",
+                "DOM build %.1f%%, metadata %.1f%%, passes %.1f%%, serialize %.1f%%, confidence %.1f%%, "
+                "render %.1f%%, other %.1f%%\n",
                 pct(static_cast<double>(st.decode_us)), pct(static_cast<double>(st.prune_us)),
                 pct(static_cast<double>(st.parse_us)), pct(static_cast<double>(st.dom_build_us)),
                 pct(static_cast<double>(st.metadata_us)), pct(static_cast<double>(st.passes_us)),
                 pct(static_cast<double>(st.serialize_us)), pct(static_cast<double>(st.confidence_us)),
-                pct(std::max(0.0, total_us - staged_us)));
+                pct(static_cast<double>(st.render_us)), pct(std::max(0.0, total_us - staged_us)));
+    bool markdown_ok = true;
+    if (options->markdown) {
+        // The rendering's share of the same runs' time: a ratio, so the noise cancels.
+        const double share = total_us > 0.0 ? static_cast<double>(st.render_us) / total_us : 0.0;
+        markdown_ok = !options->max_markdown_share || share <= *options->max_markdown_share;
+        std::printf("Markdown: %.1f%% of pipeline time", 100.0 * share);
+        if (options->max_markdown_share) {
+            std::printf(" (acceptance <= %.1f%%): %s", 100.0 * *options->max_markdown_share,
+                        markdown_ok ? "PASS" : "FAIL");
+        }
+        std::printf("\n");
+    }
 
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
@@ -500,5 +530,5 @@ int main(int argc, char** argv) {
                 static_cast<double>(usage.ru_maxrss) / 1024.0,
                 static_cast<double>(raw_bytes + utf8_bytes) / (1024.0 * 1024.0));
 
-    return ratio_ok || options->smoke ? 0 : 1;
+    return (ratio_ok || options->smoke) && markdown_ok ? 0 : 1;
 }

@@ -171,9 +171,13 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
             request.format = OutputFormat::html;
         } else if (*format == "text") {
             request.format = OutputFormat::text;
+        } else if (*format == "markdown") {
+            request.format = OutputFormat::markdown;
         } else {
-            return bad_option(name, "must be json, html or text");
+            return bad_option(name, "must be json, html, text or markdown");
         }
+        options.markdown = request.format == OutputFormat::markdown;
+        options.clean_text = request.format == OutputFormat::text;
         return true;
     }
     if (name == "diagnostics") {
@@ -610,6 +614,8 @@ std::string article_body(extract::Article&& article, const ExtractRequest& reque
     options.diagnostics = request.diagnostics;
     options.include_content = request.format != OutputFormat::text;
     options.include_text = request.format != OutputFormat::html;
+    options.include_markdown = request.format == OutputFormat::markdown;
+    options.include_clean_text = request.format == OutputFormat::text;
     json body = extract::to_json(std::move(article), options);
     body["request_id"] = request_id;
     return body.dump(-1, ' ', false, json::error_handler_t::replace);

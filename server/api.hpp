@@ -22,7 +22,10 @@ namespace pith::server {
 
 // What the article JSON carries: json both content and textContent, html only
 // content, text only textContent (the CLI's --format, as fields of one JSON).
-enum class OutputFormat { json, html, text };
+// Which renderings the answer carries: json content and textContent; html
+// content; text the clean text and textContent; markdown the Markdown,
+// content and textContent.
+enum class OutputFormat { json, html, text, markdown };
 
 struct ExtractRequest {
     std::string html;    // the page; empty when only a URL was given

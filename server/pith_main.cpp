@@ -104,7 +104,13 @@ Options:
                           min_text_percentage
   --url URL               document URL: base for resolving relative links
                           (default: none, links stay relative)
-  --format json|html|text output format (default: json)
+  --format FORMAT         json (default), html, text (clean text: blocks
+                          separated by one blank line, list items and table
+                          rows as lines) or markdown (GitHub-flavoured)
+  --front-matter          with --format markdown: YAML front matter first
+                          (title, author, date, site, url, language)
+  --with FIELDS           add renderings to the JSON: markdown, text, or
+                          markdown,text (only with --format json)
   --diagnostics           add per-pass diagnostics and stage timings to the
                           JSON (only with --format json)
   --max-input-bytes N     refuse inputs larger than N bytes before reading
@@ -141,7 +147,9 @@ Output:
         budget_exceeded|low_confidence), confidence, charset; absent fields
         are null. A budget refusal adds "error": {"code","message"}.
   html  the article's HTML (content) followed by a newline
-  text  the article's text (textContent) followed by a newline
+  text  the article's clean text followed by a newline (the JSON's textContent
+        keeps Readability's exact text, white space of the page included)
+  markdown  the article as GitHub-flavoured Markdown followed by a newline
   Several inputs print NDJSON: one object per line, in input order, each
   starting with a "file" field; they need --format json. An input that cannot
   be read prints {"file":...,"error":{"code":"io_error","message":...}} and the
@@ -178,12 +186,15 @@ Exit codes (several inputs: the worst, 3 > 1 > 0):
 )";
 
 enum class Command { extract, readable, help, version };
-enum class Format { json, html, text };
+enum class Format { json, html, text, markdown };
 
 struct CliArgs {
     Command command = Command::help;
     Command help_topic = Command::help;  // help: which command's page
     Format format = Format::json;
+    bool front_matter = false;
+    bool with_markdown = false;  // --with: renderings added to the JSON
+    bool with_text = false;
     bool diagnostics = false;
     std::size_t jobs = 0;  // 0: hardware concurrency
     extract::ExtractOptions options;
@@ -253,7 +264,10 @@ Result<Format> parse_format(std::string_view text) {
     if (text == "text") {
         return Format::text;
     }
-    return usage("--format: '" + std::string(text) + "' is not one of json, html, text");
+    if (text == "markdown") {
+        return Format::markdown;
+    }
+    return usage("--format: '" + std::string(text) + "' is not one of json, html, text, markdown");
 }
 
 // Parses the options and inputs of `extract` or `readable`.
@@ -367,6 +381,28 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
                 return usage("--diagnostics takes no value");
             }
             cli.diagnostics = true;
+        } else if (flag == "--front-matter") {
+            if (inline_value) {
+                return usage("--front-matter takes no value");
+            }
+            cli.front_matter = true;
+        } else if (flag == "--with") {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            for (std::string_view rest = *text; !rest.empty();) {
+                const std::size_t comma = std::min(rest.find(','), rest.size());
+                const std::string_view field = rest.substr(0, comma);
+                if (field == "markdown") {
+                    cli.with_markdown = true;
+                } else if (field == "text") {
+                    cli.with_text = true;
+                } else {
+                    return usage("--with: '" + std::string(field) + "' is not one of markdown, text");
+                }
+                rest.remove_prefix(std::min(comma + 1, rest.size()));
+            }
         } else if (flag == "--max-input-bytes") {
             parsed = size_flag(cli.options.max_input_bytes, 0, kSizeMax);
         } else if (flag == "--max-depth") {
@@ -443,6 +479,14 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
     if (cli.diagnostics && cli.format != Format::json) {
         return usage("--diagnostics needs --format json");
     }
+    if ((cli.with_markdown || cli.with_text) && cli.format != Format::json) {
+        return usage("--with needs --format json");
+    }
+    if (cli.front_matter && cli.format != Format::markdown) {
+        return usage("--front-matter needs --format markdown");
+    }
+    cli.options.markdown = cli.format == Format::markdown || cli.with_markdown;
+    cli.options.clean_text = cli.format == Format::text || cli.with_text;
     if (is_extract) {
         auto valid = extract::validate(cli.options);
         if (!valid) {
@@ -625,11 +669,17 @@ JobResult extract_job(const CliArgs& cli, const std::string& file, bool several)
     case Format::json: {
         extract::JsonOptions json_options;
         json_options.diagnostics = cli.diagnostics;
+        json_options.include_markdown = cli.with_markdown;
+        json_options.include_clean_text = cli.with_text;
         r.out = json_line(extract::to_json(std::move(article), json_options), several ? &file : nullptr);
         return r;
     }
     case Format::html: r.out = article.content; break;
-    case Format::text: r.out = article.text_content; break;
+    case Format::text: r.out = article.text.value_or(std::string()); break;
+    case Format::markdown:
+        r.out = (cli.front_matter ? extract::yaml_front_matter(article, cli.options.url) : std::string()) +
+                article.markdown.value_or(std::string());
+        break;
     }
     if (!r.out.empty() && r.out.back() != '\n') {
         r.out += '\n';

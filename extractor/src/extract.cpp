@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "output/confidence.hpp"
+#include "output/render.hpp"
 #include "metadata/metadata.hpp"
 #include "readability/pipeline.hpp"
 #include "strategies/run.hpp"
@@ -304,6 +305,8 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
 
     stage_start = Clock::now();
     article.dir = chosen->dir;
+    // Classes name code blocks' languages; post-processing removes them.
+    const CodeLanguages languages = options.markdown ? code_languages(chosen->content) : CodeLanguages{};
     post_process(chosen->doc, chosen->content, options, base_url);
     if (!article.excerpt || article.excerpt->empty()) {
         if (const std::vector<dom::Node*> ps = elements_by_tag(chosen->content, dom::Tag::p); !ps.empty()) {
@@ -314,6 +317,16 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     article.text_content = dom::text_content(chosen->content);
     article.length = text::utf16_length(article.text_content);
     article.timings.serialize_us = micros_since(stage_start);
+    if (options.markdown || options.clean_text) {
+        stage_start = Clock::now();
+        if (options.markdown) {
+            article.markdown = to_markdown(chosen->content, languages);
+        }
+        if (options.clean_text) {
+            article.text = to_clean_text(chosen->content);
+        }
+        article.timings.render_us = micros_since(stage_start);
+    }
 
     stage_start = Clock::now();
     ConfidenceInputs inputs;

@@ -63,7 +63,7 @@ REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 FRESH_ID_RE = re.compile(r"^[0-9a-f]{16}$")
 STATUS_LINE_RE = re.compile(r"^HTTP/1\.1 (\d{3}) ?(.*)$")
 # diagnostics.timings_us, in pipeline order (extractor/src/output/article_json.cpp, diagnostics_json()).
-TIMING_KEYS = ["decode", "prune", "parse", "dom_build", "metadata", "passes", "serialize", "confidence"]
+TIMING_KEYS = ["decode", "prune", "parse", "dom_build", "metadata", "passes", "serialize", "confidence", "render"]
 # The paths that take GET and HEAD; /extract takes POST only.
 OPS_PATHS = ("/healthz", "/readyz", "/metrics", "/version")
 
@@ -785,6 +785,17 @@ def case_main(binary, options_schema):
         save("extract_format_text", r)
         if art:
             REPORT.ok("textContent" in art and "content" not in art, "format=text: textContent without content")
+            REPORT.ok(isinstance(art.get("text"), str) and art["text"] and "\n\n\n" not in art["text"]
+                      and art["text"] == art["text"].strip(),
+                      "format=text: clean text, no run of blank lines, nothing leading or trailing")
+
+        r = http_request(port, "POST", "/extract?format=markdown", HTML, page)
+        art = CONTRACT.check(r, "/extract", "POST", 200, label="format=markdown")
+        save("extract_format_markdown", r)
+        if art:
+            REPORT.ok(isinstance(art.get("markdown"), str) and art["markdown"].startswith("#")
+                      and "content" in art and "textContent" in art and "text" not in art,
+                      "format=markdown: markdown (starting with the heading) beside content and textContent")
 
         r = http_request(port, "POST", "/extract?format=text&diagnostics", HTML,
                          "<html><head><title>App</title></head><body><div id=\"root\"></div>"

@@ -239,6 +239,31 @@ TEST_F(CliTest, FormatTextPrintsTextContent) {
     EXPECT_EQ(r.out.find("{\""), std::string::npos) << "not JSON: " << r.out;
 }
 
+TEST_F(CliTest, FormatTextIsCleanTextAndMarkdownIsMarkdown) {
+    const RunResult text = run({"extract", "--format", "text", path("article.html")});
+    EXPECT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_EQ(text.out.find("\n\n\n"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.front(), ' ');
+    const RunResult markdown =
+        run({"extract", "--format", "markdown", "--front-matter", "--url", "https://example.com/a", path("article.html")});
+    EXPECT_EQ(markdown.exit_code, 0) << markdown.err;
+    EXPECT_EQ(markdown.out.rfind("---\ntitle: ", 0), 0U) << markdown.out;
+    EXPECT_NE(markdown.out.find("url: \"https://example.com/a\""), std::string::npos) << markdown.out;
+    EXPECT_NE(markdown.out.find(kPhrase), std::string::npos) << markdown.out;
+
+    const RunResult both = run({"extract", "--with", "markdown,text", path("article.html")});
+    EXPECT_EQ(both.exit_code, 0) << both.err;
+    const auto j = nlohmann::json::parse(both.out);
+    EXPECT_TRUE(j["markdown"].is_string());
+    EXPECT_TRUE(j["text"].is_string());
+    EXPECT_TRUE(j["content"].is_string());
+    EXPECT_FALSE(nlohmann::json::parse(run({"extract", path("article.html")}).out).contains("markdown"));
+
+    EXPECT_EQ(run({"extract", "--front-matter", path("article.html")}).exit_code, 2) << "needs --format markdown";
+    EXPECT_EQ(run({"extract", "--format", "text", "--with", "markdown", path("article.html")}).exit_code, 2);
+    EXPECT_EQ(run({"extract", "--with", "pdf", path("article.html")}).exit_code, 2);
+}
+
 TEST_F(CliTest, FormatHtmlPrintsContent) {
     const RunResult r = run({"extract", "--format=html", path("article.html")});
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -258,7 +283,8 @@ TEST_F(CliTest, HelpMentionsEveryFlagExitCodeAndFormat) {
     EXPECT_EQ(r.exit_code, 0);
     for (const char* text :
          {"--url", "--format", "--diagnostics", "--max-elements", "--char-threshold",
-          "--n-top-candidates", "--charset", "--jobs", "--help", "json", "html", "text", "--strategy",
+          "--n-top-candidates", "--charset", "--jobs", "--help", "json", "html", "text", "markdown",
+          "--front-matter", "--with", "--min-confidence", "--strategy",
           "--select-mode", "--policy", "--min-score-to-adjust", "--lectito-min-score", "--fitness",
           "NDJSON", "0 ", "1 ", "2 ", "3 ", "io_error", "FILE"}) {
         EXPECT_NE(r.out.find(text), std::string::npos) << "help lacks " << text;

@@ -13,6 +13,10 @@ struct JsonOptions {
     bool diagnostics = false;     // add "diagnostics": per-pass records and stage timings
     bool include_content = true;  // "content" (article HTML); omitted when false
     bool include_text = true;     // "textContent"; omitted when false
+    // "markdown" and "text" (clean text): the article's renderings, "" when it
+    // has none (nothing was extracted). Omitted when false.
+    bool include_markdown = false;
+    bool include_clean_text = false;
 };
 
 // The article as a JSON object:
@@ -22,11 +26,8 @@ struct JsonOptions {
 // Absent optionals are null. When the article carries an error (status
 // budget_exceeded) it adds "error": {"code": error_code_name, "message"}.
 // With options.diagnostics it adds
-//   "diagnostics": {"passes": [{flags, elements_seen, candidate_count,
-//                               top_candidates: [{path, score, link_density}],
-//                               chosen_root, text_length, duration_us, outcome}],
-//                   "timings_us": {decode, prune, parse, dom_build, metadata, passes,
-//                                  serialize}}.
+//   "diagnostics": {strategy, auto, confidence_features, passes, cost, timings_us}
+// as proto-docs/article.schema.json describes them.
 // Strings are copied; the result does not refer to `article`. Reentrant. Strings
 // are passed through as they are, so dump() them with error_handler_t::replace
 // if they may hold invalid UTF-8.

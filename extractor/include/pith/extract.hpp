@@ -157,6 +157,10 @@ struct ExtractOptions {
     std::optional<double> min_score_to_adjust;
     LectitoOptions lectito;
     FitnessOptions fitness;
+    // Renderings of the article besides its HTML and textContent: GitHub-
+    // flavoured Markdown (Article::markdown) and clean text (Article::text).
+    bool markdown = false;
+    bool clean_text = false;
     // An article whose confidence is under this comes back with status
     // low_confidence (the article still in it), for a caller that routes such
     // pages to a fallback. 0 = never. Within [0, 1].
@@ -251,6 +255,7 @@ struct StageTimings {
     std::int64_t passes_us = 0;
     std::int64_t serialize_us = 0;
     std::int64_t confidence_us = 0;  // its signals and the model
+    std::int64_t render_us = 0;      // Markdown and clean text, when asked for
 };
 
 struct Article {
@@ -261,6 +266,11 @@ struct Article {
     std::optional<std::string> lang;
     std::string content;       // HTML of the article
     std::string text_content;  // its textContent
+    // With ExtractOptions::markdown: GitHub-flavoured Markdown of content.
+    std::optional<std::string> markdown;
+    // With ExtractOptions::clean_text: text that reads as text (one blank
+    // line between blocks, list items and table rows as lines).
+    std::optional<std::string> text;
     std::size_t length = 0;    // text_content length in UTF-16 code units
     std::optional<std::string> excerpt;
     std::optional<std::string> site_name;
@@ -291,6 +301,12 @@ struct Article {
     StageTimings timings;
     std::optional<CostEstimate> cost;  // once the tags were scanned
 };
+
+// YAML front matter for the article as a Markdown file, as Lectito's and
+// defuddle's command lines write it: title, author, date, site, url (`url`,
+// when not empty) and language, each only when known, between "---" lines,
+// then a blank line.
+[[nodiscard]] std::string yaml_front_matter(const Article& article, std::string_view url);
 
 // Extracts the article from raw HTML bytes (any charset). Never throws on bad
 // input; a budget refusal is an Article with status budget_exceeded.

@@ -108,6 +108,7 @@ nlohmann::json diagnostics_json(const Article& article) {
              {"passes", t.passes_us},
              {"serialize", t.serialize_us},
              {"confidence", t.confidence_us},
+             {"render", t.render_us},
          }},
     };
 }
@@ -124,6 +125,12 @@ nlohmann::json build(const Article& article, std::string content, std::string te
     }
     if (options.include_text) {
         j["textContent"] = std::move(text);
+    }
+    if (options.include_markdown) {
+        j["markdown"] = article.markdown.value_or(std::string());
+    }
+    if (options.include_clean_text) {
+        j["text"] = article.text.value_or(std::string());
     }
     j["length"] = article.length;
     j["excerpt"] = optional_string(article.excerpt);

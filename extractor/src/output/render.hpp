@@ -1,0 +1,77 @@
+// The article as Markdown (GitHub-flavoured) and as clean text, built from
+// pith's DOM after post-processing; no HTML string is parsed again.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "pith/dom.hpp"
+#include "pith/extract.hpp"
+
+namespace pith::extract {
+
+// The language a code block names in its class ("language-cpp", "lang-py",
+// "highlight-js"), on the <pre> or on the <code> it holds, by <pre>. Read
+// before post-processing, which removes classes.
+using CodeLanguages = std::unordered_map<const dom::Node*, std::string>;
+[[nodiscard]] CodeLanguages code_languages(const dom::Node* content);
+
+// GitHub-flavoured Markdown of `content`'s children. Tables that GFM cannot
+// hold (a cell with a list, a heading, a code block or a table) are written
+// as HTML. No trailing newline.
+[[nodiscard]] std::string to_markdown(const dom::Node* content, const CodeLanguages& languages = {});
+
+// Text that reads as text: one blank line between blocks, list items as "- "
+// and "1. ", table rows with cells separated by " | ", white space inside a
+// block collapsed, no line with leading or trailing white space.
+[[nodiscard]] std::string to_clean_text(const dom::Node* content);
+
+// ---- shared by both renderings ----
+
+// Visits `root`'s descendants in document order, iteratively: enter(node)
+// returns whether to descend; leave(node) follows every enter.
+template <typename Enter, typename Leave>
+void walk_tree(const dom::Node* root, Enter&& enter, Leave&& leave) {
+    const dom::Node* n = root->first_child;
+    while (n != nullptr) {
+        if (enter(n) && n->first_child != nullptr) {
+            n = n->first_child;
+            continue;
+        }
+        for (;;) {
+            leave(n);
+            if (n->next != nullptr) {
+                n = n->next;
+                break;
+            }
+            n = n->parent;
+            if (n == root || n == nullptr) {
+                n = nullptr;
+                break;
+            }
+        }
+    }
+}
+
+// Elements that start and end a block of text.
+[[nodiscard]] bool is_block_element(const dom::Node* node) noexcept;
+
+// The text of a <pre> as it shows: its text nodes as they are, a line
+// break for each <br> and around each block inside (highlighters write a
+// line per <div>, or lines joined by <br>).
+[[nodiscard]] std::string preformatted_text(const dom::Node* pre);
+
+// The number of an ordered list's first item: its start attribute when
+// that is a number up to 1000, 1 otherwise.
+[[nodiscard]] std::size_t list_start(const dom::Node* ol);
+
+// A <pre> with headings, tables or paragraphs inside: old pages lay whole
+// sections out in one. It is read as the blocks it holds, not as code.
+[[nodiscard]] bool holds_blocks(const dom::Node* pre);
+
+// Appends `text` with every run of white space (JavaScript's \s) made one
+// space, and none at the start of `out` or after a space or a newline.
+void append_collapsed(std::string& out, std::string_view text);
+
+}  // namespace pith::extract
