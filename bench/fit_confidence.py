@@ -33,6 +33,8 @@ import urllib.parse
 
 import numpy as np
 
+from token_f1 import token_f1
+
 STRATEGIES = ["readability", "lectito", "fitness", "auto"]  # the model file's row order
 AUTO_ONLY = 5  # the last five features are auto's
 L2 = 1.0  # on standardised features; the intercept is not penalised
@@ -42,32 +44,6 @@ RIGHT_F1 = 0.9
 MODEL_FILE = "extractor/src/output/confidence_model.inc"
 ACCEPT_AUROC = 0.85  # issue 13's bar
 ACCEPT_ECE = 0.05
-
-# JavaScript's \s, as tests/support/token_f1.hpp splits text.
-JS_SPACE = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
-
-
-def tokens(text):
-    return [t for t in JS_SPACE.split(text) if t]
-
-
-def token_f1(actual, expected):
-    a, e = tokens(actual), tokens(expected)
-    if not a and not e:
-        return 1.0
-    counts = {}
-    for t in e:
-        counts[t] = counts.get(t, 0) + 1
-    common = 0
-    for t in a:
-        if counts.get(t, 0) > 0:
-            counts[t] -= 1
-            common += 1
-    if common == 0:
-        return 0.0
-    p, r = common / len(a), common / len(e)
-    return 2 * p * r / (p + r)
-
 
 class TextOf(html.parser.HTMLParser):
     """The text of a document's nodes, as textContent joins it."""

@@ -35,8 +35,8 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-SPLIT = re.compile("[" + JS_SPACE + "]+")
+sys.path.insert(0, str(REPO / "bench"))
+from token_f1 import JS_SPACE_CHARS as JS_SPACE, token_f1 as f1, tokens  # noqa: E402
 BLOCKS = {"address", "article", "aside", "blockquote", "center", "dd", "details", "dialog", "div", "dl", "dt",
           "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
           "hgroup", "hr", "legend", "li", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table",
@@ -47,28 +47,6 @@ LINK_BREAKERS = {"h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "dl", 
 END_OF_BLOCK = object()
 END_OF_LIST = object()
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
-
-
-def tokens(text):
-    return [t for t in SPLIT.split(text) if t]
-
-
-def f1(actual, expected):
-    a, e = tokens(actual), tokens(expected)
-    if not a and not e:
-        return 1.0
-    counts = {}
-    for t in e:
-        counts[t] = counts.get(t, 0) + 1
-    common = 0
-    for t in a:
-        if counts.get(t, 0) > 0:
-            counts[t] -= 1
-            common += 1
-    if common == 0:
-        return 0.0
-    p, r = common / len(a), common / len(e)
-    return 2 * p * r / (p + r)
 
 
 class Element:

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pith/extract.hpp"
+#include "survey_prose.hpp"
 
 namespace {
 
@@ -17,14 +18,7 @@ using pith::extract::ExtractOptions;
 using pith::extract::Status;
 using pith::extract::Strategy;
 
-std::string paragraphs(int count, const std::string& topic) {
-    std::string out;
-    for (int i = 0; i < count; ++i) {
-        out += "<p>The " + topic + " survey went on for years, and its notes, maps and measurements fill a shelf "
-               "of volumes, each one adding to what the last had shown.</p>";
-    }
-    return out;
-}
+std::string paragraphs(int count, const std::string& topic) { return pith::test::survey_paragraphs(count, topic); }
 
 Article run(const std::string& html, ExtractOptions options = {}) { return pith::extract::extract(html, options); }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "pith/extract.hpp"
+#include "survey_prose.hpp"
 #include "strategies/strategy.hpp"
 #include "parse_or_fail.hpp"
 
@@ -19,14 +20,7 @@ using pith::extract::SelectMode;
 using pith::extract::Status;
 using pith::extract::Strategy;
 
-std::string paragraphs(int count, const std::string& topic) {
-    std::string out;
-    for (int i = 0; i < count; ++i) {
-        out += "<p>The " + topic + " survey went on for years, and its notes, maps and measurements fill a shelf "
-               "of volumes, each one adding to what the last had shown.</p>";
-    }
-    return out;
-}
+std::string paragraphs(int count, const std::string& topic) { return pith::test::survey_paragraphs(count, topic); }
 
 Article run(const std::string& html, Strategy strategy, ExtractOptions options = {}) {
     options.strategy = strategy;
