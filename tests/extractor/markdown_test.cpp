@@ -136,6 +136,16 @@ TEST(Markdown, DeepNestingIsWalkedWithoutRecursion) {
     EXPECT_EQ(markdown("<p>" + deep + "</p>"), "deep");
 }
 
+TEST(Markdown, DeepQuotesDoNotGrowTheOutputWithTheSquareOfTheDepth) {
+    std::string deep;
+    for (int i = 0; i < 5000; ++i) {
+        deep += "<blockquote><p>level</p>";
+    }
+    const std::string md = markdown(deep);
+    EXPECT_LT(md.size(), 5000U * 200U) << "prefixes stop growing past a depth (uncapped: 50 MB)";
+    EXPECT_EQ(md.rfind("> level\n>\n> > level", 0), 0U) << md.substr(0, 40);
+}
+
 TEST(CleanText, BlocksListsAndTables) {
     EXPECT_EQ(text("<h1>Deltas</h1><p>  Rivers   carry\n land. </p><ul><li>Nile</li><li>Rhine<ol><li>Basel</li>"
                    "</ol></li></ul><table><tr><th>River</th><th>Sea</th></tr><tr><td>Nile</td><td></td></tr>"

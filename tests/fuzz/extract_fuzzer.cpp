@@ -1,6 +1,7 @@
 // libFuzzer harness: arbitrary bytes through decode, prune, parse, the passes,
-// metadata, serialisation and the Article JSON. The first byte picks options,
-// so budgets, flags and the declared charset are explored too.
+// metadata, serialisation, the Markdown and clean-text renderings and the
+// Article JSON. The first byte picks options, so budgets, flags and the
+// declared charset are explored too.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -28,10 +29,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.max_elements = (knobs & 0x80U) != 0 ? 2000 : 0;
     options.max_nesting_depth = 512;
     options.keep_classes = (knobs & 0x10U) != 0;
+    options.markdown = true;  // both renderings walk every article the fuzzer finds
+    options.clean_text = true;
 
     const pith::extract::Article article = pith::extract::extract(html, options);
     pith::extract::JsonOptions json_options;
     json_options.diagnostics = true;
+    json_options.include_markdown = true;
+    json_options.include_clean_text = true;
     const std::string out =
         pith::extract::to_json(article, json_options).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (out.empty()) {

@@ -297,6 +297,16 @@ private:
             open_.push_back({Frame::heading, 0});
             return true;
         }
+        // Every line repeats the prefixes of the quotes and items around it,
+        // so a page nesting thousands of them would grow its Markdown with
+        // the square of the depth. Past kMaxContainers they are plain blocks.
+        constexpr std::size_t kMaxContainers = 32;
+        const bool container_tag = tag == Tag::blockquote || tag == Tag::ul || tag == Tag::ol || tag == Tag::li;
+        if (container_tag && containers_.size() >= kMaxContainers) {
+            flush_paragraph();
+            open_.push_back({Frame::block, 0});
+            return true;
+        }
         if (tag == Tag::blockquote) {
             flush_paragraph();
             open_container(container_of(Kind::quote));
