@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -361,6 +362,14 @@ std::string check_readable_file(const std::string& value) {
     return file ? std::string() : "cannot read file \"" + value + "\"";
 }
 
+std::string check_readable_dir(const std::string& value) {
+    if (value.empty()) {
+        return {};
+    }
+    std::error_code error;
+    return std::filesystem::is_directory(value, error) ? std::string() : "not a folder: \"" + value + "\"";
+}
+
 constexpr std::uint64_t kMaxBytes = 1ULL << 40U;
 constexpr std::uint64_t kDay = 24ULL * 3600ULL * 1000ULL;
 
@@ -570,6 +579,11 @@ const std::vector<Key>& key_table() {
                               "CIDRs and host names (\"*.corp.example\") the address guard lets through, "
                               "private and loopback ones included; comma-separated in env and flags"},
                              [](ServerConfig& c) -> std::vector<std::string>& { return c.fetch.allow; }));
+        // [rules]
+        t.push_back(string_key({"rules.dir", "PITH_RULES_DIR", "--rules-dir", "string",
+                                "folder of site rules (Full-Text RSS *.txt files, fingerprint *.toml files) loaded "
+                                "at start; the rule for a page's host applies; \"\" = none"},
+                               [](ServerConfig& c) -> std::string& { return c.rules_dir; }, check_readable_dir));
         return t;
     }();
     return table;

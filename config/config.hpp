@@ -84,6 +84,9 @@ struct ServerConfig {
     Limits limits;
     LogConfig log;
     FetchConfig fetch;
+    // Folder of site rules (Full-Text RSS *.txt, fingerprint *.toml) loaded at
+    // start; "" = none.
+    std::string rules_dir;
     // Defaults for every request; requests may tighten them (see proto-docs).
     extract::ExtractOptions extract;
 

@@ -27,7 +27,7 @@ constexpr std::string_view kOptionNames[] = {
     "n_top_candidates", "timeout_ms",    "strip_unlikelys",     "weight_classes",
     "clean_conditionally", "retry",      "keep_classes",        "disable_json_ld",
     "max_memory_bytes", "strategy",      "select_mode",         "policy",
-    "min_score_to_adjust", "min_confidence", "lectito_min_score", "lectito_char_threshold", "lectito_min_content_length",
+    "min_score_to_adjust", "min_confidence", "content_selector", "remove_selectors", "lectito_min_score", "lectito_char_threshold", "lectito_min_content_length",
     "fitness_link_density_weight", "fitness_tag_density_weight", "fitness_title_case_weight",
     "fitness_punctuation_weight", "fitness_punctuation_norm", "fitness_word_count_weight", "fitness_depth_weight",
     "fitness_document_word_postweight", "fitness_min_child_fitness_ratio", "fitness_min_text_percentage"};
@@ -240,6 +240,15 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         }
         return chosen;
     }
+    if (name == "content_selector" || name == "remove_selectors") {
+        auto text = as_string(name, value);
+        if (!text) {
+            return std::move(text).error();
+        }
+        (name == "content_selector" ? request.inline_rule.content_selector : request.inline_rule.remove_selectors) =
+            *text;
+        return true;
+    }
     if (name == "min_confidence") {
         auto number = as_number(name, value, source);
         if (!number) {
@@ -434,6 +443,33 @@ private:
 
 }  // namespace
 
+namespace {
+
+// What every request form checks once its options are read: policy against
+// flags, the options' ranges, and the request's own rule.
+Result<ExtractRequest> finish_request(ExtractRequest request) {
+    request.options.url = request.url;
+    if (request.policy_given && request.flags_given) {
+        return Error{ErrorCode::invalid_argument, "option policy sets strip_unlikelys, weight_classes, "
+                                                  "clean_conditionally and retry; give either policy or those"};
+    }
+    if (auto valid = extract::validate(request.options); !valid) {
+        return std::move(valid).error();
+    }
+    const rules::InlineRule& fields = request.inline_rule;
+    if (!fields.content_selector.empty() || !fields.remove_selectors.empty()) {
+        auto rule = rules::make_rule(fields, "the request's content_selector and remove_selectors");
+        if (!rule) {
+            return bad_option("content_selector/remove_selectors", rule.error().message);
+        }
+        request.rule = std::move(rule).value();
+        request.options.rule = request.rule.get();
+    }
+    return request;
+}
+
+}  // namespace
+
 Result<ExtractRequest> parse_json_request(std::string_view body, std::string_view query,
                                           const config::ServerConfig& config) {
     if (!query.empty()) {
@@ -460,15 +496,7 @@ Result<ExtractRequest> parse_json_request(std::string_view body, std::string_vie
     if (!request.has_html && request.url.empty()) {
         return Error{ErrorCode::invalid_argument, "give \"html\", or \"url\" to fetch the page"};
     }
-    request.options.url = request.url;
-    if (request.policy_given && request.flags_given) {
-        return Error{ErrorCode::invalid_argument, "option policy sets strip_unlikelys, weight_classes, "
-                                                  "clean_conditionally and retry; give either policy or those"};
-    }
-    if (auto valid = extract::validate(request.options); !valid) {
-        return std::move(valid).error();
-    }
-    return request;
+    return finish_request(std::move(request));
 }
 
 Result<ExtractRequest> parse_raw_request(std::string body, std::string_view query, std::string_view charset,
@@ -504,15 +532,7 @@ Result<ExtractRequest> parse_raw_request(std::string body, std::string_view quer
             return std::move(applied).error();
         }
     }
-    request.options.url = request.url;
-    if (request.policy_given && request.flags_given) {
-        return Error{ErrorCode::invalid_argument, "option policy sets strip_unlikelys, weight_classes, "
-                                                  "clean_conditionally and retry; give either policy or those"};
-    }
-    if (auto valid = extract::validate(request.options); !valid) {
-        return std::move(valid).error();
-    }
-    return request;
+    return finish_request(std::move(request));
 }
 
 MediaType parse_media_type(std::string_view content_type) {

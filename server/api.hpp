@@ -16,6 +16,7 @@
 
 #include "config.hpp"
 #include "pith/extract.hpp"
+#include "pith/rules.hpp"
 #include "pith/result.hpp"
 
 namespace pith::server {
@@ -39,6 +40,10 @@ struct ExtractRequest {
     // may not come with any of them.
     bool policy_given = false;
     bool flags_given = false;
+    // content_selector and remove_selectors: a rule of the request's own,
+    // which options.rule points at.
+    rules::InlineRule inline_rule;
+    std::shared_ptr<const rules::SiteRule> rule;
 };
 
 // A JSON body: {"html": "...", "url": "...", "options": {...}}. Unknown fields

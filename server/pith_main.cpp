@@ -31,6 +31,7 @@
 
 #include "pith/article_json.hpp"
 #include "pith/extract.hpp"
+#include "pith/rules.hpp"
 #include "pith/result.hpp"
 
 #ifndef PITH_VERSION
@@ -62,6 +63,8 @@ constexpr std::string_view kHelpMain = R"(pith - extract the readable article fr
 Usage:
   pith extract [options] FILE...|-    extract the article of each input
   pith readable [options] FILE...|-   Readability's isProbablyReaderable preflight
+  pith rules check DIR                load and check a folder of site rules
+  pith rules show URL --rules-dir DIR the site rule that applies to a URL
   pith help [extract|readable]        show help (also: pith --help, pith COMMAND --help)
   pith --version                      print the version
 
@@ -103,7 +106,13 @@ Options:
                           document_word_postweight, min_child_fitness_ratio,
                           min_text_percentage
   --url URL               document URL: base for resolving relative links
-                          (default: none, links stay relative)
+                          (default: none, links stay relative); its host
+                          picks the site rule
+  --rules-dir DIR         site rules (see 'pith help rules'): the rule for
+                          --url's host applies
+  --content-selector CSS  the article is what this CSS selector list selects
+                          (falls back to the strategy when it selects nothing)
+  --remove-selectors CSS  removes what this CSS selector list selects first
   --format FORMAT         json (default), html, text (clean text: blocks
                           separated by one blank line, list items and table
                           rows as lines) or markdown (GitHub-flavoured)
@@ -163,6 +172,22 @@ Exit codes (several inputs: the worst, 3 > 1 > 0):
   3  an input could not be read or processed
 )";
 
+constexpr std::string_view kHelpRules = R"(Usage: pith rules check DIR
+       pith rules show URL --rules-dir DIR
+
+Site rules: Full-Text RSS site configs (example.com.txt covers example.com and
+www.example.com; .example.com.txt its subdomains) and Lectito's fingerprint
+files (*.toml, [[fingerprints]] pattern = "example.com").
+
+  check DIR   loads every rule file under DIR and prints how many files, rules
+              and expressions it loaded, every file it rejected (path:line:
+              reason) and the directives it reads but does not act on
+  show URL    prints the rule that applies to URL's host, from --rules-dir
+
+Exit codes: 0 every file loaded (check) or a rule applies (show); 1 some file
+was rejected, or no rule applies; 2 usage error.
+)";
+
 constexpr std::string_view kHelpReadable = R"(Usage: pith readable [options] FILE...|-
 
 Runs Readability's isProbablyReaderable preflight on each HTML input. FILE '-'
@@ -185,7 +210,7 @@ Exit codes (several inputs: the worst, 3 > 1 > 0):
   3  an input could not be read or processed
 )";
 
-enum class Command { extract, readable, help, version };
+enum class Command { extract, readable, rules, help, version };
 enum class Format { json, html, text, markdown };
 
 struct CliArgs {
@@ -199,6 +224,12 @@ struct CliArgs {
     std::size_t jobs = 0;  // 0: hardware concurrency
     extract::ExtractOptions options;
     std::vector<std::string> inputs;
+    std::string rules_dir;            // --rules-dir (extract, rules show) or the folder of rules check
+    std::string rules_action;         // rules: "check" or "show"
+    std::string rules_url;            // rules show: the page's URL
+    std::shared_ptr<const rules::RuleSet> rule_set;  // extract: loaded once before the jobs
+    rules::InlineRule selectors;                     // --content-selector, --remove-selectors
+    std::shared_ptr<const rules::SiteRule> selector_rule;
 };
 
 Error usage(std::string message) {
@@ -438,6 +469,19 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
             cli.options.flags = extract::policy_flags(policy);
             cli.options.retry = false;
             policy_given = true;
+        } else if (flag == "--content-selector" || flag == "--remove-selectors") {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            (flag == "--content-selector" ? cli.selectors.content_selector : cli.selectors.remove_selectors) =
+                std::string(*text);
+        } else if (flag == "--rules-dir") {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            cli.rules_dir = std::string(*text);
         } else if (flag == "--min-confidence") {
             parsed = number_flag(cli.options.min_confidence);
         } else if (flag == "--min-score-to-adjust") {
@@ -485,6 +529,14 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
     if (cli.front_matter && cli.format != Format::markdown) {
         return usage("--front-matter needs --format markdown");
     }
+    if (!cli.selectors.content_selector.empty() || !cli.selectors.remove_selectors.empty()) {
+        auto rule = rules::make_rule(cli.selectors, "--content-selector and --remove-selectors");
+        if (!rule) {
+            return usage(rule.error().message);
+        }
+        cli.selector_rule = std::move(rule).value();
+        cli.options.rule = cli.selector_rule.get();
+    }
     cli.options.markdown = cli.format == Format::markdown || cli.with_markdown;
     cli.options.clean_text = cli.format == Format::text || cli.with_text;
     if (is_extract) {
@@ -494,6 +546,66 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
         }
     }
     return cli;
+}
+
+Result<CliArgs> parse_rules_command(std::span<const std::string_view> args) {
+    CliArgs cli;
+    cli.command = Command::rules;
+    if (args.empty()) {
+        return usage("rules: give check DIR or show URL --rules-dir DIR");
+    }
+    cli.rules_action = std::string(args[0]);
+    std::vector<std::string_view> positional;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--rules-dir" && i + 1 < args.size()) {
+            cli.rules_dir = std::string(args[++i]);
+        } else if (args[i].starts_with("--rules-dir=")) {
+            cli.rules_dir = std::string(args[i].substr(12));
+        } else if (args[i].starts_with("-")) {
+            return usage("rules: unknown option '" + std::string(args[i]) + "'");
+        } else {
+            positional.push_back(args[i]);
+        }
+    }
+    if (cli.rules_action == "check") {
+        if (positional.size() != 1) {
+            return usage("rules check wants one folder");
+        }
+        cli.rules_dir = std::string(positional[0]);
+        return cli;
+    }
+    if (cli.rules_action == "show") {
+        if (positional.size() != 1 || cli.rules_dir.empty()) {
+            return usage("rules show wants a URL and --rules-dir DIR");
+        }
+        cli.rules_url = std::string(positional[0]);
+        return cli;
+    }
+    return usage("rules: unknown action '" + cli.rules_action + "' (check or show)");
+}
+
+int run_rules(const CliArgs& cli) {
+    rules::LoadReport report;
+    const rules::RuleSet set = rules::RuleSet::load_directory(cli.rules_dir, report);
+    if (cli.rules_action == "show") {
+        const rules::SiteRule* rule = set.find_for_url(cli.rules_url);
+        if (rule == nullptr) {
+            std::printf("no rule applies to %s\n", cli.rules_url.c_str());
+            return kExitNothing;
+        }
+        const std::string text = rules::describe(*rule);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return kExitOk;
+    }
+    std::printf("%zu files, %zu rules, %zu expressions loaded; %zu files rejected\n", report.files, report.rules,
+                report.expressions, report.rejected.size());
+    for (const rules::FileNote& note : report.rejected) {
+        std::printf("rejected %s:%zu: %s\n", note.path.c_str(), note.line, note.reason.c_str());
+    }
+    for (const rules::FileNote& note : report.ignored) {
+        std::printf("ignored %s:%zu: %s\n", note.path.c_str(), note.line, note.reason.c_str());
+    }
+    return report.rejected.empty() ? kExitOk : kExitNothing;
 }
 
 Result<CliArgs> parse_args(std::span<const std::string_view> args) {
@@ -510,6 +622,8 @@ Result<CliArgs> parse_args(std::span<const std::string_view> args) {
                 cli.help_topic = Command::extract;
             } else if (rest[0] == "readable") {
                 cli.help_topic = Command::readable;
+            } else if (rest[0] == "rules") {
+                cli.help_topic = Command::rules;
             } else {
                 return usage("no help for '" + std::string(rest[0]) + "'");
             }
@@ -525,6 +639,9 @@ Result<CliArgs> parse_args(std::span<const std::string_view> args) {
     }
     if (first == "readable") {
         return parse_command(Command::readable, rest);
+    }
+    if (first == "rules") {
+        return parse_rules_command(rest);
     }
     return usage("unknown command '" + std::string(first) + "'");
 }
@@ -853,19 +970,38 @@ void run_parallel(const CliArgs& cli, std::size_t workers, Output& output) {
     }
 }
 
+int run_jobs(const CliArgs& cli);
+
 int run(const CliArgs& cli) {
     switch (cli.command) {
     case Command::help: {
         const std::string_view text = cli.help_topic == Command::extract    ? kHelpExtract
                                       : cli.help_topic == Command::readable ? kHelpReadable
+                                      : cli.help_topic == Command::rules    ? kHelpRules
                                                                             : kHelpMain;
         std::fwrite(text.data(), 1, text.size(), stdout);
         return kExitOk;
     }
     case Command::version: std::fputs("pith " PITH_VERSION "\n", stdout); return kExitOk;
+    case Command::rules: return run_rules(cli);
     case Command::extract:
     case Command::readable: break;
     }
+    CliArgs loaded = cli;
+    if (!cli.rules_dir.empty()) {
+        rules::LoadReport report;
+        auto set = std::make_shared<rules::RuleSet>(rules::RuleSet::load_directory(cli.rules_dir, report));
+        for (const rules::FileNote& note : report.rejected) {
+            std::fprintf(stderr, "pith: rule file rejected: %s:%zu: %s\n", note.path.c_str(), note.line,
+                         note.reason.c_str());
+        }
+        loaded.rule_set = set;
+        loaded.options.rules = set.get();
+    }
+    return run_jobs(loaded);
+}
+
+int run_jobs(const CliArgs& cli) {
 
     Output output;
     std::size_t jobs = cli.jobs;

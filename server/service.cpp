@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api.hpp"
+#include "logging.hpp"
 #include "pith/extract.hpp"
 
 #ifndef PITH_VERSION
@@ -109,7 +110,23 @@ std::string_view query_of(std::string_view target) noexcept {
 
 Service::Service(const config::ServerConfig& config, Metrics& metrics, WorkerPool& pool, MemoryBudget& memory,
                  Fetcher* fetcher)
-    : config_(config), metrics_(metrics), pool_(pool), memory_(memory), fetcher_(fetcher) {}
+    : config_(config), metrics_(metrics), pool_(pool), memory_(memory), fetcher_(fetcher) {
+    if (config.rules_dir.empty()) {
+        return;
+    }
+    rules::LoadReport report;
+    rules_ = rules::RuleSet::load_directory(config.rules_dir, report);
+    log::info("site rules loaded", {{"dir", std::string_view(config.rules_dir)},
+                                        {"files", static_cast<std::int64_t>(report.files)},
+                                        {"rules", static_cast<std::int64_t>(report.rules)},
+                                        {"expressions", static_cast<std::int64_t>(report.expressions)},
+                                        {"rejected", static_cast<std::int64_t>(report.rejected.size())}});
+    for (const rules::FileNote& note : report.rejected) {
+        log::warn("site rule file rejected", {{"path", std::string_view(note.path)},
+                                                  {"line", static_cast<std::int64_t>(note.line)},
+                                                  {"reason", std::string_view(note.reason)}});
+    }
+}
 
 void Service::set_not_ready() noexcept { ready_.store(false, std::memory_order_release); }
 
@@ -298,6 +315,9 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
     // held outside the memory budget, up to kDefaultBlockCacheBytes a worker.
     thread_local dom::BlockCache blocks(dom::kDefaultBlockCacheBytes);
     request.options.block_cache = &blocks;
+    if (rules_.size() > 0) {
+        request.options.rules = &rules_;
+    }
     // The page's working memory joins the body's bytes in the reservation
     // before the parse; a request that came without one (a fetched page) takes
     // its own here.

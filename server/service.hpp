@@ -24,6 +24,7 @@
 #include "memory_budget.hpp"
 #include "metrics.hpp"
 #include "pith/result.hpp"
+#include "pith/rules.hpp"
 #include "worker_pool.hpp"
 
 namespace pith::server {
@@ -113,6 +114,7 @@ private:
     WorkerPool& pool_;
     MemoryBudget& memory_;
     Fetcher* fetcher_;
+    rules::RuleSet rules_;               // from config rules.dir, loaded once
     std::atomic<bool> ready_{true};      // false from set_not_ready on
     std::atomic<bool> draining_{false};  // true from set_draining on
 };

@@ -23,6 +23,8 @@
 #include <sstream>
 
 #include "output/confidence.hpp"
+#include "pith/rules.hpp"
+#include "rules/apply.hpp"
 #include "output/render.hpp"
 #include "metadata/metadata.hpp"
 #include "readability/pipeline.hpp"
@@ -214,6 +216,26 @@ Article budget_exceeded(Article article, Error error) {
     return article;
 }
 
+// The article a site rule's body selected: the selected elements, copied in
+// document order into a document of their own, cleaned as Readability cleans
+// an article when the rule prunes.
+StrategyRun rule_body_run(const std::vector<dom::Node*>& body, const ExtractOptions& options, bool prune) {
+    StrategyRun run;
+    Attempt attempt{dom::Document(64U * 1024U, options.block_cache)};
+    std::vector<dom::Node*> blocks;
+    blocks.reserve(body.size());
+    for (const dom::Node* node : body) {
+        blocks.push_back(attempt.doc.clone(node));
+    }
+    attempt.content = assemble_article(attempt.doc, blocks, options, prune ? options.flags : PassFlags::none);
+    attempt.text_length = text::inner_text_length(attempt.content);
+    run.status = attempt.text_length > 0 ? Status::ok : Status::no_content;
+    if (attempt.text_length > 0) {
+        run.chosen.emplace(std::move(attempt));
+    }
+    return run;
+}
+
 Article extract_unguarded(std::string_view bytes, const ExtractOptions& options) {
     Article article;
     if (options.max_input_bytes > 0 && bytes.size() > options.max_input_bytes) {
@@ -232,10 +254,17 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         return budget_exceeded(std::move(article), std::move(*late));
     }
 
+    // A site rule's text replacements come before everything that reads the markup.
+    const rules::SiteRule* rule =
+        options.rule != nullptr ? options.rule
+                                : options.rules != nullptr ? options.rules->find_for_url(options.url) : nullptr;
+    std::optional<std::string> replaced = rule != nullptr ? rules::replaced_markup(*rule, decoded.utf8) : std::nullopt;
+    const std::string_view utf8 = replaced ? std::string_view(*replaced) : decoded.utf8;
+
     stage_start = Clock::now();
-    const dom::MarkupScan scan = dom::scan_markup(decoded.utf8);
+    const dom::MarkupScan scan = dom::scan_markup(utf8);
     std::string pruned_storage;  // stays empty when there is nothing to cut
-    const std::string_view markup = dom::without_ranges(decoded.utf8, scan.discardable, pruned_storage);
+    const std::string_view markup = dom::without_ranges(utf8, scan.discardable, pruned_storage);
     article.timings.prune_us = micros_since(stage_start);
 
     const std::size_t copies = decoded_storage.size() + pruned_storage.size();
@@ -260,6 +289,12 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     dom::Document& doc = parsed.value();
     decoded_storage = std::string();  // the DOM holds its own copies now
     pruned_storage = std::string();
+    replaced.reset();
+    std::optional<rules::Applied> applied;
+    if (rule != nullptr) {
+        applied = rules::apply_rule(*rule, doc);
+        article.rule = RuleDiagnostics{rules::rule_source(*rule), "", applied->removed, applied->errors, rule->ignored};
+    }
     if (auto late = deadline_passed(options, "metadata")) {
         return budget_exceeded(std::move(article), std::move(*late));
     }
@@ -268,10 +303,22 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     article.readerable = is_probably_readable(doc, ReadableOptions{});
     const std::string base_url = document_base_url(doc, options.url);
     unwrap_noscript_images(doc);
-    const Metadata json_ld = options.disable_json_ld ? Metadata{} : read_json_ld(doc);
+    const bool skip_json_ld = options.disable_json_ld || (rule != nullptr && rule->skip_json_ld);
+    const Metadata json_ld = skip_json_ld ? Metadata{} : read_json_ld(doc);
     remove_scripts(doc);
     prep_document(doc);
-    const Metadata metadata = read_metadata(doc, json_ld, base_url);
+    Metadata metadata = read_metadata(doc, json_ld, base_url);
+    if (applied) {  // what the rule names wins over what the page says of itself
+        if (applied->title) {
+            metadata.title = applied->title;
+        }
+        if (applied->author) {
+            metadata.byline = applied->author;
+        }
+        if (applied->date) {
+            metadata.published_time = applied->date;
+        }
+    }
     article.timings.metadata_us = micros_since(stage_start);
 
     stage_start = Clock::now();
@@ -282,7 +329,25 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     input.scorer = options.scorer;
     input.flags = options.flags;
     article.strategy = options.strategy;
-    StrategyRun run = run_strategy(doc, options, input, state, article);
+    StrategyRun run;
+    if (applied) {
+        std::erase_if(applied->body, [&doc](const dom::Node* n) { return !rules::is_attached(n, doc.root()); });
+    }
+    if (applied && !applied->body.empty()) {
+        run = rule_body_run(applied->body, options, rule->prune);
+        article.rule->outcome = "applied";
+        if (options.strategy == Strategy::automatic) {
+            article.decision = "the site rule's body was kept; no strategy ran";
+        }
+    } else if (applied && !rule->body.empty() && !rule->autodetect_on_failure) {
+        run.status = Status::no_content;
+        article.rule->outcome = "no_content";
+    } else {
+        run = run_strategy(doc, options, input, state, article);
+        if (applied) {
+            article.rule->outcome = rule->body.empty() ? "no_body" : "fell_back";
+        }
+    }
     if (run.stopped) {
         return budget_exceeded(std::move(article), std::move(*run.stopped));
     }
@@ -330,7 +395,9 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
 
     stage_start = Clock::now();
     ConfidenceInputs inputs;
-    inputs.strategy = options.strategy;
+    // A rule's article has no strategies to agree: it is judged by the signals all strategies share.
+    const bool by_rule = article.rule && article.rule->outcome == "applied";
+    inputs.strategy = by_rule ? Strategy::readability : options.strategy;
     inputs.status = article.status;
     inputs.text_length = chosen->text_length;
     inputs.page_text_length = doc.body() != nullptr ? text::inner_text_length(doc.body()) : 0;
@@ -358,7 +425,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         }
     }
     const ConfidenceFeatures features = confidence_features(inputs);
-    article.confidence = confidence_from(options.strategy, features);
+    article.confidence = confidence_from(inputs.strategy, features);
     article.confidence_features.assign(features.begin(), features.end());
     if (article.confidence < options.min_confidence) {
         article.status = Status::low_confidence;

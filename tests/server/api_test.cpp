@@ -40,6 +40,30 @@ TEST(ApiJson, ReadsHtmlUrlAndOptions) {
     EXPECT_EQ(request->timeout->count(), 250);
 }
 
+TEST(ApiJson, SelectorsMakeTheRequestsOwnRule) {
+    const auto request = parse_json_request(
+        R"({"html": "<div id=main><p>a</p></div><aside>b</aside>", "options": {"content_selector": "#main",
+            "remove_selectors": "aside, .share"}})",
+        {}, server_config());
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    ASSERT_NE(request->rule, nullptr);
+    EXPECT_EQ(request->options.rule, request->rule.get());
+    const std::string description = rules::describe(*request->rule);
+    EXPECT_NE(description.find("body: //*[@id='main']"), std::string::npos) << description;
+    EXPECT_NE(description.find("strip: //aside | //*["), std::string::npos) << description;
+
+    const auto query = parse_raw_request("<p>x</p>", "content_selector=%23main", "", server_config());
+    ASSERT_TRUE(query.ok()) << query.error().message;
+    EXPECT_NE(query->options.rule, nullptr);
+
+    const auto bad = parse_json_request(R"({"html": "x", "options": {"content_selector": "div["}})", {},
+                                        server_config());
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().code, ErrorCode::invalid_argument);
+    EXPECT_NE(bad.error().message.find("content_selector"), std::string::npos);
+    EXPECT_EQ(parse_json_request(R"({"html": "x"})", {}, server_config())->options.rule, nullptr);
+}
+
 TEST(ApiJson, StartsFromTheServerDefaults) {
     config::ServerConfig config = server_config();
     config.extract.char_threshold = 77;

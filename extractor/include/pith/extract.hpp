@@ -19,6 +19,11 @@
 #include "pith/dom.hpp"
 #include "pith/result.hpp"
 
+namespace pith::rules {
+class RuleSet;
+struct SiteRule;
+}  // namespace pith::rules
+
 namespace pith::extract {
 
 // Heuristic flags of one pass (Readability.js FLAG_*). A typed bitmask.
@@ -157,6 +162,10 @@ struct ExtractOptions {
     std::optional<double> min_score_to_adjust;
     LectitoOptions lectito;
     FitnessOptions fitness;
+    // Site rules (pith/rules.hpp): the rule for the host of `url` applies,
+    // or `rule` when given (a request's own). Both outlive the call.
+    const rules::RuleSet* rules = nullptr;
+    const rules::SiteRule* rule = nullptr;
     // Renderings of the article besides its HTML and textContent: GitHub-
     // flavoured Markdown (Article::markdown) and clean text (Article::text).
     bool markdown = false;
@@ -246,6 +255,19 @@ struct StrategyOutcome {
 inline constexpr std::size_t kConfidenceFeatureCount = 14;
 [[nodiscard]] std::span<const std::string_view, kConfidenceFeatureCount> confidence_feature_names() noexcept;
 
+// A site rule's part in one extraction.
+struct RuleDiagnostics {
+    std::string source;   // the file (and pattern) it came from
+    // "applied": its body is the article; "fell_back": its body selected
+    // nothing and the strategy ran; "no_body": it has none (only removals and
+    // metadata); "no_content": its body selected nothing and it forbids the
+    // fallback (autodetect_on_failure: no).
+    std::string outcome;
+    std::size_t removed = 0;            // elements its strip directives removed
+    std::vector<std::string> errors;    // expressions that failed on this page
+    std::vector<std::string> ignored;   // directives read and not acted on
+};
+
 struct StageTimings {
     std::int64_t decode_us = 0;
     std::int64_t prune_us = 0;      // cutting script and style text before the parse
@@ -291,6 +313,7 @@ struct Article {
     std::vector<StrategyOutcome> strategies;
     std::string decision;
     std::vector<RemovedBlock> removed;  // from the kept article, in document order
+    std::optional<RuleDiagnostics> rule;  // when a site rule applied to the page
     // auto only: the share of each strategy's article text that the other's
     // holds (0 when either found nothing).
     double readability_in_fitness = 0.0;

@@ -92,8 +92,14 @@ nlohmann::json diagnostics_json(const Article& article) {
             features.push_back({{"name", std::string(names[i])}, {"value", article.confidence_features[i]}});
         }
     }
+    nlohmann::json rule = nullptr;
+    if (const std::optional<RuleDiagnostics>& r = article.rule) {
+        rule = {{"source", r->source},   {"outcome", r->outcome}, {"removed", r->removed},
+                {"errors", r->errors},   {"ignored", r->ignored}};
+    }
     return {
         {"strategy", std::string(strategy_name(article.strategy))},
+        {"rule", std::move(rule)},
         {"auto", choice_json(article)},
         {"confidence_features", std::move(features)},
         {"passes", std::move(passes)},

@@ -1,0 +1,41 @@
+// What a site rule does to a page: text replaced before the parse, elements
+// removed, unwrapped and wrapped after it, and the body and metadata it
+// selects. extract() calls these in its order. Internal header.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pith/dom.hpp"
+#include "rules/site_rule.hpp"
+
+namespace pith::rules {
+
+// The host of an absolute http(s) URL, lower case, without port or user; "" otherwise.
+[[nodiscard]] std::string host_of(std::string_view url);
+
+// The markup with the rule's find/replace pairs applied in order; nullopt
+// when it has none.
+[[nodiscard]] std::optional<std::string> replaced_markup(const SiteRule& rule, std::string_view markup);
+
+struct Applied {
+    std::vector<dom::Node*> body;  // what the first body alternative that selects anything selected
+    std::optional<std::string> title;
+    std::optional<std::string> author;
+    std::optional<std::string> date;
+    std::size_t removed = 0;   // elements stripped
+    std::vector<std::string> errors;  // expressions that failed on this page
+};
+
+// Applies the rule to the parsed document: strip, strip_id_or_class,
+// strip_image_src, strip_attr, dissolve, wrap_in; then reads the body,
+// title, author and date (all from one mirror of the page).
+[[nodiscard]] Applied apply_rule(const SiteRule& rule, dom::Document& doc);
+
+// Whether `node` is still in the tree under `root` (the page's preparation
+// may have removed what a rule selected).
+[[nodiscard]] bool is_attached(const dom::Node* node, const dom::Node* root) noexcept;
+
+}  // namespace pith::rules
