@@ -17,6 +17,9 @@
 //                  else PITH_SOURCE_DIR/../shared/corpus
 //   --max-ratio R  acceptance for pipeline/gumbo time (default 2.0); exit 1 above
 //   --strategy S   the strategy the pipeline runs (default auto, extract()'s default)
+//   --rules-dir D  also time the pipeline with the site rules of D loaded (no page
+//                  has a rule), interleaved with the runs without, and print the ratio;
+//                  with --max-rules-ratio R, exit 1 above it
 //   --markdown     the pipeline also renders Markdown; with --max-markdown-share F,
 //                  exit 1 when that rendering takes more than F of the pipeline's time
 //   --smoke        3 pages per set, 1 repeat, ratio reported but not enforced (CI)
@@ -43,6 +46,7 @@
 
 #include "pith/decode.hpp"
 #include "pith/extract.hpp"
+#include "pith/rules.hpp"
 
 #ifndef PITH_SOURCE_DIR
 #error "PITH_SOURCE_DIR must name the repository root"
@@ -70,6 +74,8 @@ struct Options {
     pith::extract::Strategy strategy = pith::extract::Strategy::automatic;
     bool markdown = false;
     std::optional<double> max_markdown_share;
+    std::optional<std::string> rules_dir;
+    std::optional<double> max_rules_ratio;
 };
 
 void print_usage(std::FILE* out) {
@@ -131,6 +137,15 @@ std::optional<Options> parse_args(int argc, char** argv) {
             options.strategy = *strategy;
         } else if (arg == "--markdown") {
             options.markdown = true;
+        } else if (arg == "--rules-dir" && has_value) {
+            options.rules_dir = argv[++i];
+        } else if (arg == "--max-rules-ratio" && has_value) {
+            char* end = nullptr;
+            options.max_rules_ratio = std::strtod(argv[++i], &end);
+            if (end == argv[i] || *end != '\0' || !(*options.max_rules_ratio > 0.0)) {
+                std::fprintf(stderr, "--max-rules-ratio wants a positive number, got \"%s\"\n", argv[i]);
+                return std::nullopt;
+            }
         } else if (arg == "--max-markdown-share" && has_value) {
             char* end = nullptr;
             options.max_markdown_share = std::strtod(argv[++i], &end);
@@ -444,8 +459,20 @@ int main(int argc, char** argv) {
         return 3;
     }
 
+    // With --rules-dir: the same pipeline with a rule set loaded that has no
+    // rule for these pages, timed in the same rounds.
+    pith::rules::RuleSet rule_set;
+    pith::extract::ExtractOptions ruled_options = extract_options;
+    if (options->rules_dir) {
+        pith::rules::LoadReport report;
+        rule_set = pith::rules::RuleSet::load_directory(*options->rules_dir, report);
+        ruled_options.rules = &rule_set;
+        std::printf("site rules: %zu files, %zu rules loaded from %s\n", report.files, report.rules,
+                    options->rules_dir->c_str());
+    }
     Run best_gumbo;
     Run best_pipeline;
+    Run best_ruled;
     for (std::size_t r = 0; r < options->repeat; ++r) {
         Run gumbo = time_gumbo(pages);
         if (gumbo.seconds < best_gumbo.seconds) {
@@ -455,6 +482,22 @@ int main(int argc, char** argv) {
         if (pipeline.seconds < best_pipeline.seconds) {
             best_pipeline = std::move(pipeline);
         }
+        if (options->rules_dir) {
+            Run ruled = time_pipeline(pages, ruled_options);
+            if (ruled.seconds < best_ruled.seconds) {
+                best_ruled = std::move(ruled);
+            }
+        }
+    }
+    bool rules_ok = true;
+    if (options->rules_dir) {
+        const double rules_ratio = best_ruled.seconds / best_pipeline.seconds;
+        rules_ok = !options->max_rules_ratio || rules_ratio <= *options->max_rules_ratio;
+        std::printf("pipeline with the site rules loaded / without (time, best runs): %.3f", rules_ratio);
+        if (options->max_rules_ratio) {
+            std::printf(" (acceptance <= %.2f): %s", *options->max_rules_ratio, rules_ok ? "PASS" : "FAIL");
+        }
+        std::printf("\n");
     }
 
     const double ratio = best_pipeline.seconds / best_gumbo.seconds;
@@ -530,5 +573,5 @@ int main(int argc, char** argv) {
                 static_cast<double>(usage.ru_maxrss) / 1024.0,
                 static_cast<double>(raw_bytes + utf8_bytes) / (1024.0 * 1024.0));
 
-    return (ratio_ok || options->smoke) && markdown_ok ? 0 : 1;
+    return (ratio_ok || options->smoke) && markdown_ok && rules_ok ? 0 : 1;
 }

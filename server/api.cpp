@@ -27,7 +27,7 @@ constexpr std::string_view kOptionNames[] = {
     "n_top_candidates", "timeout_ms",    "strip_unlikelys",     "weight_classes",
     "clean_conditionally", "retry",      "keep_classes",        "disable_json_ld",
     "max_memory_bytes", "strategy",      "select_mode",         "policy",
-    "min_score_to_adjust", "min_confidence", "content_selector", "remove_selectors", "lectito_min_score", "lectito_char_threshold", "lectito_min_content_length",
+    "min_score_to_adjust", "min_confidence", "content_selector", "remove_selectors", "rules", "lectito_min_score", "lectito_char_threshold", "lectito_min_content_length",
     "fitness_link_density_weight", "fitness_tag_density_weight", "fitness_title_case_weight",
     "fitness_punctuation_weight", "fitness_punctuation_norm", "fitness_word_count_weight", "fitness_depth_weight",
     "fitness_document_word_postweight", "fitness_min_child_fitness_ratio", "fitness_min_text_percentage"};
@@ -240,6 +240,9 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         }
         return chosen;
     }
+    if (name == "rules") {  // an object: read by RequestReader, never a scalar
+        return bad_option(name, "must be an object of XPath expressions, in a JSON body");
+    }
     if (name == "content_selector" || name == "remove_selectors") {
         auto text = as_string(name, value);
         if (!text) {
@@ -356,6 +359,11 @@ public:
             field_ = Field::none;
             return true;
         }
+        if (depth_ == 2 && key_ == "rules" && !rules_given_) {
+            depth_ = 3;  // {"title": ..., "content": ..., "author": ..., "date": ..., "remove": ...}
+            rules_given_ = true;
+            return true;
+        }
         return fail(ErrorCode::invalid_argument, where() + " must not be an object");
     }
     bool end_object() override {
@@ -366,11 +374,26 @@ public:
         if (depth_ == 0) {
             return fail(ErrorCode::invalid_json, "the body must be a JSON object");
         }
+        if (depth_ == 3 && !in_rule_array_) {
+            in_rule_array_ = true;  // a field's alternatives
+            return true;
+        }
         return fail(ErrorCode::invalid_argument, where() + " must not be an array");
     }
-    bool end_array() override { return true; }
+    bool end_array() override {
+        in_rule_array_ = false;
+        return true;
+    }
 
     bool key(string_t& k) override {
+        if (depth_ == 3) {
+            rule_field_ = rule_field(k);
+            if (rule_field_ == nullptr) {
+                return fail(ErrorCode::invalid_argument,
+                            "option rules: unknown field \"" + k + "\" (title, content, author, date, remove)");
+            }
+            return true;
+        }
         key_ = std::move(k);
         if (depth_ == 1) {
             if (key_ == "html") {
@@ -407,10 +430,32 @@ public:
     bool has_html = false;
     std::optional<std::string> url;
     std::vector<std::pair<std::string, OptionValue>> options;
+    rules::InlineRule rule;  // options.rules
     std::optional<Error> error;
 
 private:
+    std::vector<std::string>* rule_field(std::string_view name) {
+        return name == "title" ? &rule.title
+               : name == "content" ? &rule.content
+               : name == "author" ? &rule.author
+               : name == "date" ? &rule.date
+               : name == "remove" ? &rule.remove
+                                  : nullptr;
+    }
+
     bool value(std::optional<OptionValue> v) {
+        if (depth_ == 3) {
+            const auto* s = v ? std::get_if<std::string>(&*v) : nullptr;
+            constexpr std::size_t kMaxAlternatives = 32;
+            if (s == nullptr || rule_field_ == nullptr) {
+                return fail(ErrorCode::invalid_argument, "option rules: values are XPath strings or lists of them");
+            }
+            if (rule_field_->size() >= kMaxAlternatives) {
+                return fail(ErrorCode::invalid_argument, "option rules: at most 32 expressions a field");
+            }
+            rule_field_->push_back(*s);
+            return true;
+        }
         if (depth_ == 0) {
             return fail(ErrorCode::invalid_json, "the body must be a JSON object");
         }
@@ -438,6 +483,9 @@ private:
 
     int depth_ = 0;
     Field field_ = Field::none;
+    bool rules_given_ = false;
+    bool in_rule_array_ = false;
+    std::vector<std::string>* rule_field_ = nullptr;
     std::string key_;
 };
 
@@ -457,10 +505,11 @@ Result<ExtractRequest> finish_request(ExtractRequest request) {
         return std::move(valid).error();
     }
     const rules::InlineRule& fields = request.inline_rule;
-    if (!fields.content_selector.empty() || !fields.remove_selectors.empty()) {
-        auto rule = rules::make_rule(fields, "the request's content_selector and remove_selectors");
+    if (!fields.content_selector.empty() || !fields.remove_selectors.empty() || !fields.content.empty() ||
+        !fields.title.empty() || !fields.author.empty() || !fields.date.empty() || !fields.remove.empty()) {
+        auto rule = rules::make_rule(fields, "the request's rules, content_selector and remove_selectors");
         if (!rule) {
-            return bad_option("content_selector/remove_selectors", rule.error().message);
+            return bad_option("rules", rule.error().message);
         }
         request.rule = std::move(rule).value();
         request.options.rule = request.rule.get();
@@ -488,6 +537,7 @@ Result<ExtractRequest> parse_json_request(std::string_view body, std::string_vie
     request.url = reader.url.value_or("");
     // JSON strings are Unicode: the page is UTF-8 now, whatever its <meta> says.
     request.options.charset = "utf-8";
+    request.inline_rule = std::move(reader.rule);
     for (const auto& [name, value] : reader.options) {
         if (auto applied = apply_option(request, name, value, Source::json, config); !applied) {
             return std::move(applied).error();

@@ -113,6 +113,11 @@ Options:
   --content-selector CSS  the article is what this CSS selector list selects
                           (falls back to the strategy when it selects nothing)
   --remove-selectors CSS  removes what this CSS selector list selects first
+  --rule-content XPATH    a rule of this run's own (repeatable: alternatives in
+  --rule-title XPATH      order): the article, title, author and date are what
+  --rule-author XPATH     the expressions select; --rule-remove strips what it
+  --rule-date XPATH       selects. It takes the place of --rules-dir's rule
+  --rule-remove XPATH
   --format FORMAT         json (default), html, text (clean text: blocks
                           separated by one blank line, list items and table
                           rows as lines) or markdown (GitHub-flavoured)
@@ -469,6 +474,19 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
             cli.options.flags = extract::policy_flags(policy);
             cli.options.retry = false;
             policy_given = true;
+        } else if (flag == "--rule-content" || flag == "--rule-title" || flag == "--rule-author" ||
+                   flag == "--rule-date" || flag == "--rule-remove") {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            rules::InlineRule& r = cli.selectors;
+            (flag == "--rule-content" ? r.content
+             : flag == "--rule-title" ? r.title
+             : flag == "--rule-author" ? r.author
+             : flag == "--rule-date" ? r.date
+                                     : r.remove)
+                .emplace_back(*text);
         } else if (flag == "--content-selector" || flag == "--remove-selectors") {
             auto text = value();
             if (!text) {
@@ -529,8 +547,10 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
     if (cli.front_matter && cli.format != Format::markdown) {
         return usage("--front-matter needs --format markdown");
     }
-    if (!cli.selectors.content_selector.empty() || !cli.selectors.remove_selectors.empty()) {
-        auto rule = rules::make_rule(cli.selectors, "--content-selector and --remove-selectors");
+    const rules::InlineRule& own = cli.selectors;
+    if (!own.content_selector.empty() || !own.remove_selectors.empty() || !own.content.empty() ||
+        !own.title.empty() || !own.author.empty() || !own.date.empty() || !own.remove.empty()) {
+        auto rule = rules::make_rule(cli.selectors, "the command line's --rule-* and selector flags");
         if (!rule) {
             return usage(rule.error().message);
         }

@@ -667,8 +667,12 @@ def check_documents(binary):
             REPORT.ok(param["schema"].get("type") == [t for t in types if t != "null"][0],
                       f"query parameter {param['name']} is its option's type without null",
                       repr(param["schema"].get("type")))
-    REPORT.ok(query == set(options["properties"]) | {"url"},
-              "the raw form's query parameters are the options plus url",
+    # An object option (rules) cannot be a query value: it is in JSON bodies only.
+    scalar_options = {name for name, schema in options["properties"].items()
+                      if "object" not in (schema.get("type") if isinstance(schema.get("type"), list)
+                                          else [schema.get("type")])}
+    REPORT.ok(query == scalar_options | {"url"},
+              "the raw form's query parameters are the scalar options plus url",
               f"only query: {sorted(query - set(options['properties']))}; only options: "
               f"{sorted(set(options['properties']) - query)}")
     # The option names server/api.cpp's apply_option() compares against.
@@ -788,6 +792,21 @@ def case_main(binary, options_schema):
             REPORT.ok(isinstance(art.get("text"), str) and art["text"] and "\n\n\n" not in art["text"]
                       and art["text"] == art["text"].strip(),
                       "format=text: clean text, no run of blank lines, nothing leading or trailing")
+
+        body_rule = json_body(page, None, {"rules": {"content": ["//nothing", "//article"], "title": "//h1"},
+                                           "diagnostics": True})
+        validate_request(body_rule, True, "inline rules request")
+        r = http_request(port, "POST", "/extract", JSON, body_rule)
+        art = CONTRACT.check(r, "/extract", "POST", 200, label="inline rules")
+        if art:
+            rule = (art.get("diagnostics") or {}).get("rule") or {}
+            REPORT.ok(rule.get("outcome") == "applied" and art.get("title") == "How River Deltas Build Land",
+                      "an inline rule's body is the article and its title the title", repr(rule))
+        r = http_request(port, "POST", "/extract?content_selector=%23nothing&diagnostics", HTML, page)
+        art = CONTRACT.check(r, "/extract", "POST", 200, label="content_selector that selects nothing")
+        if art:
+            REPORT.ok(((art.get("diagnostics") or {}).get("rule") or {}).get("outcome") == "fell_back"
+                      and art.get("status") == "ok", "a selector that selects nothing falls back to the strategy")
 
         r = http_request(port, "POST", "/extract?format=markdown", HTML, page)
         art = CONTRACT.check(r, "/extract", "POST", 200, label="format=markdown")

@@ -93,6 +93,9 @@ TEST_F(XPath, MalformedExpressionsAreRefusedWithAReason) {
             EXPECT_NE(compiled.error().message.find("invalid XPath"), std::string::npos);
         }
     }
+    const std::string deep = std::string(100, '(') + "1" + std::string(100, ')');
+    EXPECT_FALSE(XPathExpression::compile(deep).ok()) << "nesting past 64 is refused before libxml2 recurses";
+    EXPECT_TRUE(XPathExpression::compile(std::string(10, '(') + "1" + std::string(10, ')')).ok());
     const auto number = XPathExpression::compile("count(//p)");
     ASSERT_TRUE(number.ok());
     EXPECT_FALSE(mirror_.select(number.value()).ok()) << "a number is not a node set";

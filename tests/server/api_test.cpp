@@ -64,6 +64,33 @@ TEST(ApiJson, SelectorsMakeTheRequestsOwnRule) {
     EXPECT_EQ(parse_json_request(R"({"html": "x"})", {}, server_config())->options.rule, nullptr);
 }
 
+TEST(ApiJson, AnInlineRuleIsAnObjectOfXPath) {
+    const auto request = parse_json_request(
+        R"({"html": "x", "options": {"rules": {"content": ["//article", "//main"], "title": "//h1",
+            "remove": ["//aside"]}, "strategy": "readability"}})",
+        {}, server_config());
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    ASSERT_NE(request->options.rule, nullptr);
+    const std::string description = rules::describe(*request->rule);
+    EXPECT_NE(description.find("body: //article\nbody: //main"), std::string::npos) << description;
+    EXPECT_NE(description.find("title: //h1"), std::string::npos);
+    EXPECT_NE(description.find("strip: //aside"), std::string::npos);
+    EXPECT_EQ(request->options.strategy, extract::Strategy::readability) << "options after the object still apply";
+
+    for (const char* bad : {R"({"html": "x", "options": {"rules": {"body": "//x"}}})",
+                            R"({"html": "x", "options": {"rules": {"content": 3}}})",
+                            R"({"html": "x", "options": {"rules": {"content": "//div["}}})",
+                            R"({"html": "x", "options": {"rules": {"content": [["//x"]]}}})",
+                            R"({"html": "x", "options": {"rules": {}, "rules": {}}})"}) {
+        const auto refused = parse_json_request(bad, {}, server_config());
+        EXPECT_FALSE(refused.ok()) << bad;
+        if (!refused.ok()) {
+            EXPECT_EQ(refused.error().code, ErrorCode::invalid_argument) << bad;
+        }
+    }
+    EXPECT_FALSE(parse_raw_request("x", "rules=%2F%2Fx", "", server_config()).ok()) << "no object in a query";
+}
+
 TEST(ApiJson, StartsFromTheServerDefaults) {
     config::ServerConfig config = server_config();
     config.extract.char_threshold = 77;

@@ -72,6 +72,7 @@ protected:
     }
 
     static void write(const std::string& name, const std::string& text) {
+        fs::create_directories((dir_ / name).parent_path());
         std::ofstream(dir_ / name, std::ios::binary) << text;
     }
     static std::string path(const std::string& name) { return (dir_ / name).string(); }
@@ -262,6 +263,29 @@ TEST_F(CliTest, FormatTextIsCleanTextAndMarkdownIsMarkdown) {
     EXPECT_EQ(run({"extract", "--front-matter", path("article.html")}).exit_code, 2) << "needs --format markdown";
     EXPECT_EQ(run({"extract", "--format", "text", "--with", "markdown", path("article.html")}).exit_code, 2);
     EXPECT_EQ(run({"extract", "--with", "pdf", path("article.html")}).exit_code, 2);
+}
+
+TEST_F(CliTest, RulesFromTheCommandLineAndFromAFolder) {
+    const RunResult own = run({"extract", "--format", "json", "--diagnostics", "--rule-title", "//h2[1]",
+                               "--rule-content", "//nothing", "--rule-content", "//body", path("article.html")});
+    EXPECT_EQ(own.exit_code, 0) << own.err;
+    const auto j = nlohmann::json::parse(own.out);
+    EXPECT_EQ(j["diagnostics"]["rule"]["outcome"], "applied");
+    EXPECT_EQ(run({"extract", "--rule-content", "//div[", path("article.html")}).exit_code, 2);
+
+    write("rules/example.org.txt", "title: //title\nbody: //body\ntest_url: https://example.org/a\n");
+    write("rules/broken.org.txt", "body: //div[\n");
+    const RunResult check = run({"rules", "check", path("rules")});
+    EXPECT_EQ(check.exit_code, 1) << "a rejected file";
+    EXPECT_NE(check.out.find("2 files, 1 rules, 2 expressions loaded; 1 files rejected"), std::string::npos)
+        << check.out;
+    EXPECT_NE(check.out.find("broken.org.txt:1: invalid XPath"), std::string::npos) << check.out;
+    EXPECT_NE(check.out.find("test_url is not acted on"), std::string::npos) << check.out;
+    const RunResult show = run({"rules", "show", "https://www.example.org/x", "--rules-dir", path("rules")});
+    EXPECT_EQ(show.exit_code, 0);
+    EXPECT_NE(show.out.find("body: //body"), std::string::npos) << show.out;
+    EXPECT_EQ(run({"rules", "show", "https://other.org/", "--rules-dir", path("rules")}).exit_code, 1);
+    EXPECT_EQ(run({"rules", "frobnicate"}).exit_code, 2);
 }
 
 TEST_F(CliTest, FormatHtmlPrintsContent) {

@@ -85,6 +85,20 @@ Result<XPathExpression> XPathExpression::compile(std::string_view expression) {
     if (text.find('\0') != std::string::npos) {
         return Error{ErrorCode::invalid_argument, "XPath expression holds a NUL byte"};
     }
+    // libxml2 compiles and evaluates by recursion over the expression's
+    // nesting; real rules nest a few levels, so a deep one is refused first.
+    constexpr std::size_t kMaxLength = 16 * 1024;
+    constexpr int kMaxNesting = 64;
+    if (text.size() > kMaxLength) {
+        return Error{ErrorCode::invalid_argument, "XPath expression longer than 16 KiB"};
+    }
+    int depth = 0;
+    for (const char c : text) {
+        depth += (c == '(' || c == '[') ? 1 : (c == ')' || c == ']') ? -1 : 0;
+        if (depth > kMaxNesting) {
+            return Error{ErrorCode::invalid_argument, "XPath expression nested deeper than 64"};
+        }
+    }
     xmlXPathCompExprPtr compiled = xmlXPathCompile(xml(text));
     if (compiled == nullptr) {
         return Error{ErrorCode::invalid_argument,
