@@ -25,6 +25,7 @@
 #include "output/confidence.hpp"
 #include "pith/rules.hpp"
 #include "rules/apply.hpp"
+#include "rules/xpath.hpp"
 #include "output/render.hpp"
 #include "metadata/metadata.hpp"
 #include "readability/pipeline.hpp"
@@ -268,7 +269,12 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     article.timings.prune_us = micros_since(stage_start);
 
     const std::size_t copies = decoded_storage.size() + pruned_storage.size();
-    const CostEstimate& cost = article.cost.emplace(estimate_cost(bytes.size(), markup.size(), copies, scan.estimate));
+    CostEstimate estimate = estimate_cost(bytes.size(), markup.size(), copies, scan.estimate);
+    if (rule != nullptr) {  // the rule's mirror of the page is reserved with the rest
+        estimate.memory_bytes +=
+            rules::mirror_memory_bytes(estimate.elements, estimate.attributes, estimate.markup_bytes);
+    }
+    const CostEstimate& cost = article.cost.emplace(estimate);
     if (std::optional<Error> refusal = refuse_before_parse(scan.estimate, cost, options)) {
         return budget_exceeded(std::move(article), std::move(*refusal));
     }

@@ -152,6 +152,17 @@ TEST(SiteRules, ReplacementsApplyToTheMarkupBeforeTheParse) {
     EXPECT_NE(ruled.text_content.find("Written by Ada"), std::string::npos);
 }
 
+TEST(SiteRules, APageWithARuleReservesItsMirror) {
+    LoadReport report;
+    const RuleSet rules = rules_of("example.com.txt", "strip: //aside\n", report);
+    const Article ruled = extract_with(rules, "https://example.com/deltas");
+    const Article plain = extract_with(rules, "https://other.org/deltas");
+    ASSERT_TRUE(ruled.cost.has_value());
+    ASSERT_TRUE(plain.cost.has_value());
+    EXPECT_GT(ruled.cost->memory_bytes, plain.cost->memory_bytes + 8 * 1024)
+        << "libxml2's copy of the page is part of what the page may use";
+}
+
 TEST(SiteRules, APageWithoutARuleIsUntouched) {
     LoadReport report;
     const RuleSet rules = rules_of("example.com.txt", "body: //div[@id='teasers']\n", report);
