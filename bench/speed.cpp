@@ -82,7 +82,7 @@ void print_usage(std::FILE* out) {
     std::fprintf(out,
                  "usage: pith_bench_speed [--corpus-set mozilla|trafilatura|both] [--repeat N]\n"
                  "                        [--limit N] [--corpus DIR] [--max-ratio R] [--strategy NAME] [--markdown]\n"
-                 "                        [--max-markdown-share F] [--smoke]\n");
+                 "                        [--max-markdown-share F] [--rules-dir D] [--max-rules-ratio R] [--smoke]\n");
 }
 
 std::optional<std::size_t> parse_count(const char* text, const char* flag) {
@@ -93,6 +93,16 @@ std::optional<std::size_t> parse_count(const char* text, const char* flag) {
         return std::nullopt;
     }
     return static_cast<std::size_t>(n);
+}
+
+std::optional<double> parse_positive(const char* text, const char* flag) {
+    char* end = nullptr;
+    const double value = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(value > 0.0)) {
+        std::fprintf(stderr, "%s wants a positive number, got \"%s\"\n", flag, text);
+        return std::nullopt;
+    }
+    return value;
 }
 
 std::optional<Options> parse_args(int argc, char** argv) {
@@ -122,12 +132,11 @@ std::optional<Options> parse_args(int argc, char** argv) {
         } else if (arg == "--corpus" && has_value) {
             options.corpus = argv[++i];
         } else if (arg == "--max-ratio" && has_value) {
-            char* end = nullptr;
-            options.max_ratio = std::strtod(argv[++i], &end);
-            if (end == argv[i] || *end != '\0' || !(options.max_ratio > 0.0)) {
-                std::fprintf(stderr, "--max-ratio wants a positive number, got \"%s\"\n", argv[i]);
+            const auto ratio = parse_positive(argv[++i], "--max-ratio");
+            if (!ratio) {
                 return std::nullopt;
             }
+            options.max_ratio = *ratio;
         } else if (arg == "--strategy" && has_value) {
             const auto strategy = pith::extract::strategy_from_name(argv[++i]);
             if (!strategy) {
@@ -139,20 +148,13 @@ std::optional<Options> parse_args(int argc, char** argv) {
             options.markdown = true;
         } else if (arg == "--rules-dir" && has_value) {
             options.rules_dir = argv[++i];
-        } else if (arg == "--max-rules-ratio" && has_value) {
-            char* end = nullptr;
-            options.max_rules_ratio = std::strtod(argv[++i], &end);
-            if (end == argv[i] || *end != '\0' || !(*options.max_rules_ratio > 0.0)) {
-                std::fprintf(stderr, "--max-rules-ratio wants a positive number, got \"%s\"\n", argv[i]);
+        } else if ((arg == "--max-rules-ratio" || arg == "--max-markdown-share") && has_value) {
+            const char* flag = argv[i];
+            const auto bound = parse_positive(argv[++i], flag);
+            if (!bound) {
                 return std::nullopt;
             }
-        } else if (arg == "--max-markdown-share" && has_value) {
-            char* end = nullptr;
-            options.max_markdown_share = std::strtod(argv[++i], &end);
-            if (end == argv[i] || *end != '\0' || !(*options.max_markdown_share > 0.0)) {
-                std::fprintf(stderr, "--max-markdown-share wants a positive number, got \"%s\"\n", argv[i]);
-                return std::nullopt;
-            }
+            (arg == "--max-rules-ratio" ? options.max_rules_ratio : options.max_markdown_share) = *bound;
         } else if (arg == "--smoke") {
             options.smoke = true;
         } else if (arg == "--help" || arg == "-h") {
