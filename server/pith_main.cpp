@@ -574,6 +574,11 @@ Result<CliArgs> parse_rules_command(std::span<const std::string_view> args) {
     if (args.empty()) {
         return usage("rules: give check DIR or show URL --rules-dir DIR");
     }
+    if (args[0] == "--help" || args[0] == "-h") {
+        cli.command = Command::help;
+        cli.help_topic = Command::rules;
+        return cli;
+    }
     cli.rules_action = std::string(args[0]);
     std::vector<std::string_view> positional;
     for (std::size_t i = 1; i < args.size(); ++i) {

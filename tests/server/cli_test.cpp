@@ -308,7 +308,8 @@ TEST_F(CliTest, HelpMentionsEveryFlagExitCodeAndFormat) {
     for (const char* text :
          {"--url", "--format", "--diagnostics", "--max-elements", "--char-threshold",
           "--n-top-candidates", "--charset", "--jobs", "--help", "json", "html", "text", "markdown",
-          "--front-matter", "--with", "--min-confidence", "--strategy",
+          "--front-matter", "--with", "--min-confidence", "--rules-dir", "--content-selector",
+          "--remove-selectors", "--rule-content", "--rule-remove", "--strategy",
           "--select-mode", "--policy", "--min-score-to-adjust", "--lectito-min-score", "--fitness",
           "NDJSON", "0 ", "1 ", "2 ", "3 ", "io_error", "FILE"}) {
         EXPECT_NE(r.out.find(text), std::string::npos) << "help lacks " << text;
@@ -321,6 +322,13 @@ TEST_F(CliTest, HelpMentionsEveryFlagExitCodeAndFormat) {
     EXPECT_NE(main_help.out.find("pith readable"), std::string::npos);
     EXPECT_NE(main_help.out.find("--version"), std::string::npos);
     EXPECT_EQ(run({"help"}).out, main_help.out);
+
+    const RunResult rules_help = run({"help", "rules"});
+    EXPECT_EQ(rules_help.exit_code, 0);
+    for (const char* text : {"rules check DIR", "rules show URL", "--rules-dir", ".example.com.txt", "fingerprints"}) {
+        EXPECT_NE(rules_help.out.find(text), std::string::npos) << "rules help lacks " << text;
+    }
+    EXPECT_EQ(run({"rules", "--help"}).out, rules_help.out);
 
     const RunResult readable_help = run({"readable", "--help"});
     EXPECT_EQ(readable_help.exit_code, 0);
