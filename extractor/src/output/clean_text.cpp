@@ -30,9 +30,8 @@ std::string_view trim_line(std::string_view line) {
 // any other is a layout, read as the blocks it holds.
 bool is_grid(const Node* table) {
     for (const Node* n = dom::next_element(table, table); n != nullptr; n = dom::next_element(n, table)) {
-        if (n->is(Tag::table) || ((n->is(Tag::p) || n->is(Tag::div) || n->is(Tag::ul) || n->is(Tag::ol) ||
-                                   n->is(Tag::pre) || n->is(Tag::blockquote)) &&
-                                  !n->is(Tag::caption))) {
+        if (n->is(Tag::table) || n->is(Tag::p) || n->is(Tag::div) || n->is(Tag::ul) || n->is(Tag::ol) ||
+            n->is(Tag::pre) || n->is(Tag::blockquote)) {
             return false;
         }
     }

@@ -393,9 +393,6 @@ private:
             break;
         case Frame::quote:
         case Frame::list:
-            flush_paragraph();
-            close_container();
-            break;
         case Frame::item:
             flush_paragraph();
             close_container();

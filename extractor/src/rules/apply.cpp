@@ -105,14 +105,14 @@ Applied apply_rule(const SiteRule& rule, dom::Document& doc) {
         const std::vector<Node*> nodes = select(e);
         strip.insert(strip.end(), nodes.begin(), nodes.end());
     }
-    std::vector<std::pair<Node*, std::vector<std::string_view>>> attributes;
+    std::vector<std::pair<Node*, std::string_view>> attributes;  // element, attribute name
     for (const XPathExpression& e : rule.strip_attr) {
         // An attribute selects its element; the attribute's name is the expression's last step.
         const std::string_view text = e.text();
         const std::size_t at = text.rfind('@');
         const std::string_view name = at == std::string_view::npos ? std::string_view{} : text.substr(at + 1);
         for (Node* n : select(e)) {
-            attributes.push_back({n, {name}});
+            attributes.emplace_back(n, name);
         }
     }
     std::vector<Node*> dissolve;
@@ -175,11 +175,9 @@ Applied apply_rule(const SiteRule& rule, dom::Document& doc) {
             n = dom::next_element(n, root);
         }
     }
-    for (auto& [element, names] : attributes) {
-        for (std::string_view name : names) {
-            if (!name.empty()) {
-                doc.remove_attr(element, name);
-            }
+    for (const auto& [element, name] : attributes) {
+        if (!name.empty()) {
+            doc.remove_attr(element, name);
         }
     }
     for (Node* n : dissolve) {
