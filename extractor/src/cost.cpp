@@ -72,4 +72,14 @@ CostEstimate estimate_cost(std::size_t input_bytes, std::size_t markup_bytes, st
     return cost;
 }
 
+std::size_t annotated_source_bytes(const CostEstimate& cost) noexcept {
+    // Two nodes of 112 bytes an element (it and its text), 32 bytes an
+    // attribute; the serialisation escapes at most six bytes for one ('"' in
+    // an attribute), and pithd's JSON string of it may escape again.
+    constexpr std::size_t kPerElement = 240;
+    constexpr std::size_t kPerAttribute = 32;
+    constexpr std::size_t kPerMarkupByte = 8;
+    return kPerElement * cost.elements + kPerAttribute * cost.attributes + kPerMarkupByte * cost.markup_bytes;
+}
+
 }  // namespace pith::extract

@@ -22,6 +22,7 @@
 #include <new>
 #include <sstream>
 
+#include "output/annotate.hpp"
 #include "output/confidence.hpp"
 #include "pith/rules.hpp"
 #include "rules/apply.hpp"
@@ -274,6 +275,9 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         estimate.memory_bytes +=
             rules::mirror_memory_bytes(estimate.elements, estimate.attributes, estimate.markup_bytes);
     }
+    if (options.annotate_source) {  // the source's copy and its serialisation
+        estimate.memory_bytes += annotated_source_bytes(estimate);
+    }
     const CostEstimate& cost = article.cost.emplace(estimate);
     if (std::optional<Error> refusal = refuse_before_parse(scan.estimate, cost, options)) {
         return budget_exceeded(std::move(article), std::move(*refusal));
@@ -293,6 +297,8 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         return budget_exceeded(std::move(article), std::move(parsed).error());
     }
     dom::Document& doc = parsed.value();
+    // The inspector's copy of the page, taken before any stage edits it.
+    dom::Node* const source_copy = options.annotate_source ? doc.clone(doc.root()) : nullptr;
     decoded_storage = std::string();  // the DOM holds its own copies now
     pruned_storage = std::string();
     replaced.reset();
@@ -369,6 +375,11 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     article.published_time = metadata.published_time;
     article.image = metadata.image;
     article.favicon = metadata.favicon;
+    if (source_copy != nullptr) {
+        const std::optional<std::size_t> final_pass =
+            chosen ? std::optional<std::size_t>(chosen->pass_index) : std::nullopt;
+        article.annotated_source = annotate_source(doc, source_copy, article, final_pass);
+    }
     if (!chosen) {
         article.status = Status::no_content;
         return article;

@@ -1,6 +1,6 @@
 // libFuzzer harness: arbitrary bytes through decode, prune, parse, the passes,
-// metadata, serialisation, the Markdown and clean-text renderings and the
-// Article JSON. The first byte picks options, so budgets, flags and the
+// metadata, serialisation, the Markdown and clean-text renderings, the
+// inspector's annotated page and the Article JSON. The first byte picks options, so budgets, flags and the
 // declared charset are explored too.
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.keep_classes = (knobs & 0x10U) != 0;
     options.markdown = true;  // both renderings walk every article the fuzzer finds
     options.clean_text = true;
+    options.annotate_source = (knobs & 0x01U) != 0;  // the inspector's copy, marks and serialisation
 
     const pith::extract::Article article = pith::extract::extract(html, options);
     pith::extract::JsonOptions json_options;
@@ -41,6 +42,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         pith::extract::to_json(article, json_options).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (out.empty()) {
         __builtin_trap();  // to_json always yields an object
+    }
+    // The memory estimate's share for the annotated page holds it (the marks'
+    // titles and style are a few kilobytes whatever the page).
+    if (article.annotated_source && article.cost &&
+        article.annotated_source->size() > pith::extract::annotated_source_bytes(*article.cost) + 65536) {
+        __builtin_trap();
     }
     (void)pith::extract::is_probably_readable(html, options.charset);
     return 0;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pith/extract.hpp"
+#include "pith/inspect.hpp"
 
 namespace pith::extract {
 
@@ -35,5 +36,11 @@ struct JsonOptions {
 // The same, moving the article's content and text into the JSON instead of
 // copying them: on a large page they are most of the answer's memory.
 [[nodiscard]] nlohmann::json to_json(Article&& article, const JsonOptions& options = {});
+
+// What the inspector shows beside the article: {"source": the annotated page
+// (Article::annotated_source; null when the page was not parsed),
+// "strategies": [{strategy, status, confidence, length, chosen_root,
+// chosen_root_index, text, agreement: {strategy name: share}}]}.
+[[nodiscard]] nlohmann::json inspection_json(const Inspection& inspection);
 
 }  // namespace pith::extract

@@ -73,6 +73,11 @@ struct Node {
     NodeKind kind = NodeKind::element;
     Tag tag = Tag::other;
     Namespace ns = Namespace::html;
+    // Elements from the page: their place among the source document's
+    // elements in document order as the parse built them, counted from 1 (the
+    // <html> element is 1). 0 for every other node and for elements pith made.
+    // Copies keep it, so a candidate on a pass's copy names its source element.
+    std::uint32_t source_index = 0;
     Node* parent = nullptr;
     Node* first_child = nullptr;
     Node* last_child = nullptr;

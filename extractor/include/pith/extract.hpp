@@ -128,6 +128,10 @@ struct CostEstimate {
 [[nodiscard]] CostEstimate estimate_cost(std::size_t input_bytes, std::size_t markup_bytes,
                                          std::size_t decoded_copy_bytes, const dom::MarkupEstimate& estimate);
 
+// What ExtractOptions::annotate_source adds to `cost`'s memory: a copy of the
+// page's DOM and the annotated page's HTML, upper bounds by its counts.
+[[nodiscard]] std::size_t annotated_source_bytes(const CostEstimate& cost) noexcept;
+
 struct ExtractOptions {
     std::string url;      // document URL: base for relative links ("" keeps them relative)
     std::string charset;  // charset declared by the caller (HTTP Content-Type), may be ""
@@ -170,6 +174,11 @@ struct ExtractOptions {
     // flavoured Markdown (Article::markdown) and clean text (Article::text).
     bool markdown = false;
     bool clean_text = false;
+    // Article::annotated_source: the page as parsed, with the elements the
+    // extraction weighed marked on it (output/annotate.hpp), for the
+    // inspector. It costs a copy of the page's DOM and its serialisation, which
+    // the memory estimate counts.
+    bool annotate_source = false;
     // An article whose confidence is under this comes back with status
     // low_confidence (the article still in it), for a caller that routes such
     // pages to a fallback. 0 = never. Within [0, 1].
@@ -215,6 +224,9 @@ struct CandidateInfo {
     std::string path;  // CSS-like path, e.g. "html>body>div#main>article.post"
     double score = 0.0;
     double link_density = 0.0;
+    // The element's dom::Node::source_index: where it is in the source
+    // document. 0 when pith made the element (no source element is it).
+    std::uint32_t source_index = 0;
 };
 
 struct PassDiagnostics {
@@ -224,6 +236,7 @@ struct PassDiagnostics {
     std::size_t candidate_count = 0;   // nodes that received a content score
     std::vector<CandidateInfo> top_candidates;
     std::string chosen_root;           // path of the chosen top candidate
+    std::uint32_t chosen_root_index = 0;  // its source_index, as CandidateInfo's
     std::size_t text_length = 0;       // UTF-16 units of the pass's article text
     std::int64_t duration_us = 0;
     // "accepted", "too_short", "best_attempt", "no_content" (lectito: no
@@ -236,6 +249,7 @@ struct PassDiagnostics {
 struct RemovedBlock {
     std::string kind;         // "caption", "named", "links", "figure", "date_line", "label"
     std::string path;         // CSS-like path, as CandidateInfo's
+    std::uint32_t source_index = 0;  // as CandidateInfo's
     std::size_t text_length = 0;  // UTF-16 units of its text
     std::string excerpt;      // its first 100 characters
 };
@@ -245,6 +259,7 @@ struct StrategyOutcome {
     Strategy strategy = Strategy::readability;
     Status status = Status::no_content;
     std::string chosen_root;       // path of the root its article came from
+    std::uint32_t chosen_root_index = 0;  // its source_index, as CandidateInfo's
     std::size_t text_length = 0;   // UTF-16 units of its article text
     bool kept = false;             // the one auto returned
 };
@@ -293,6 +308,8 @@ struct Article {
     // With ExtractOptions::clean_text: text that reads as text (one blank
     // line between blocks, list items and table rows as lines).
     std::optional<std::string> text;
+    // With ExtractOptions::annotate_source, once the page was parsed.
+    std::optional<std::string> annotated_source;
     std::size_t length = 0;    // text_content length in UTF-16 code units
     std::optional<std::string> excerpt;
     std::optional<std::string> site_name;

@@ -376,6 +376,7 @@ Node* Document::clone(const Node* node) {
         n->kind = src->kind;
         n->tag = src->tag;
         n->ns = src->ns;
+        n->source_index = src->source_index;
         n->name = src->name;  // views into the same arena stay valid
         n->data = src->data;
         n->score = src->score;

@@ -247,7 +247,9 @@ Result<Document> parse_html(std::string_view utf8, const ParseLimits& limits, Pa
         const auto [g, parent] = stack.back();
         stack.pop_back();
         Node* n = convert_one(g, arena);
-        element_count += static_cast<std::size_t>(n->kind == NodeKind::element);
+        if (n->kind == NodeKind::element) {
+            n->source_index = static_cast<std::uint32_t>(++element_count);
+        }
         if ((element_count & 0xFFFFU) == 0 && n->kind == NodeKind::element && Clock::now() >= limits.deadline) {
             return Error{ErrorCode::deadline_exceeded, "deadline passed while building the document"};
         }

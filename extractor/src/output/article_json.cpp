@@ -14,6 +14,11 @@ nlohmann::json optional_string(const std::optional<std::string>& value) {
     return *value;
 }
 
+// A source_index as the JSON says it: null for an element pith made.
+nlohmann::json source_index_json(std::uint32_t source_index) {
+    return source_index == 0 ? nlohmann::json(nullptr) : nlohmann::json(source_index);
+}
+
 nlohmann::json pass_json(const PassDiagnostics& pass) {
     nlohmann::json candidates = nlohmann::json::array();
     for (const CandidateInfo& candidate : pass.top_candidates) {
@@ -21,6 +26,7 @@ nlohmann::json pass_json(const PassDiagnostics& pass) {
             {"path", candidate.path},
             {"score", candidate.score},
             {"link_density", candidate.link_density},
+            {"source_index", source_index_json(candidate.source_index)},
         });
     }
     return {
@@ -30,6 +36,7 @@ nlohmann::json pass_json(const PassDiagnostics& pass) {
         {"candidate_count", pass.candidate_count},
         {"top_candidates", std::move(candidates)},
         {"chosen_root", pass.chosen_root},
+        {"chosen_root_index", source_index_json(pass.chosen_root_index)},
         {"text_length", pass.text_length},
         {"duration_us", pass.duration_us},
         {"outcome", pass.outcome},
@@ -48,6 +55,7 @@ nlohmann::json choice_json(const Article& article) {
             {"strategy", std::string(strategy_name(outcome.strategy))},
             {"status", std::string(status_name(outcome.status))},
             {"chosen_root", outcome.chosen_root},
+            {"chosen_root_index", source_index_json(outcome.chosen_root_index)},
             {"text_length", outcome.text_length},
             {"kept", outcome.kept},
         });
@@ -57,6 +65,7 @@ nlohmann::json choice_json(const Article& article) {
         removed.push_back({
             {"kind", block.kind},
             {"path", block.path},
+            {"source_index", source_index_json(block.source_index)},
             {"text_length", block.text_length},
             {"excerpt", block.excerpt},
         });
@@ -167,6 +176,27 @@ nlohmann::json build(const Article& article, std::string content, std::string te
 }
 
 }  // namespace
+
+nlohmann::json inspection_json(const Inspection& inspection) {
+    nlohmann::json strategies = nlohmann::json::array();
+    for (const StrategySummary& summary : inspection.strategies) {
+        nlohmann::json agreement = nlohmann::json::object();
+        for (std::size_t i = 0; i < summary.agreement.size() && i < inspection.strategies.size(); ++i) {
+            agreement[std::string(strategy_name(inspection.strategies[i].strategy))] = summary.agreement[i];
+        }
+        strategies.push_back({
+            {"strategy", std::string(strategy_name(summary.strategy))},
+            {"status", std::string(status_name(summary.status))},
+            {"confidence", summary.confidence},
+            {"length", summary.length},
+            {"chosen_root", summary.chosen_root},
+            {"chosen_root_index", source_index_json(summary.chosen_root_index)},
+            {"text", summary.text},
+            {"agreement", std::move(agreement)},
+        });
+    }
+    return {{"source", optional_string(inspection.article.annotated_source)}, {"strategies", std::move(strategies)}};
+}
 
 nlohmann::json to_json(const Article& article, const JsonOptions& options) {
     return build(article, options.include_content ? article.content : std::string(),

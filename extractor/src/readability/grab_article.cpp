@@ -317,7 +317,7 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
         }
     }
     for (const Ranked& r : top) {
-        diag.top_candidates.push_back(CandidateInfo{css_path(r.node), r.node->score.content_score, r.link_density});
+        diag.top_candidates.push_back(CandidateInfo{css_path(r.node), r.node->score.content_score, r.link_density, r.node->source_index});
     }
 
     // 4. Choose the top candidate, then see whether an ancestor is a better container.
@@ -396,6 +396,7 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
         }
     }
     diag.chosen_root = css_path(top_candidate);
+    diag.chosen_root_index = top_candidate->source_index;
 
     // 5. Gather the top candidate and its qualifying siblings.
     Node* article_content = doc.create_element(Tag::div);

@@ -71,6 +71,7 @@ StrategyOutcome outcome_of(Strategy strategy, const StrategyRun& run, const std:
     outcome.status = run.status;
     if (run.chosen) {
         outcome.chosen_root = passes[run.chosen->pass_index].chosen_root;
+        outcome.chosen_root_index = passes[run.chosen->pass_index].chosen_root_index;
         outcome.text_length = run.chosen->text_length;
     }
     return outcome;

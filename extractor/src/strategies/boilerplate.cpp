@@ -346,6 +346,7 @@ RemovedBlock record(std::string_view kind, const Node* node) {
     RemovedBlock block;
     block.kind = kind;
     block.path = css_path(node);
+    block.source_index = node->source_index;
     const std::string words = text::inner_text(node);
     block.text_length = text::utf16_length(words);
     constexpr std::size_t kExcerptCodePoints = 100;

@@ -417,7 +417,7 @@ StrategyResult run_fitness(dom::Document& doc, const ExtractOptions& options, co
     for (std::size_t t = 0; t < n_top; ++t) {
         const FitnessElement& e = walk.elements[candidates[t]];
         diag.top_candidates.push_back(
-            CandidateInfo{css_path(e.node), e.final_fitness, ratio(e.stats.link_chars, e.stats.chars)});
+            CandidateInfo{css_path(e.node), e.final_fitness, ratio(e.stats.link_chars, e.stats.chars), e.node->source_index});
     }
 
     // 3. The container.
@@ -448,6 +448,7 @@ StrategyResult run_fitness(dom::Document& doc, const ExtractOptions& options, co
         }
     }
     diag.chosen_root = css_path(container);
+    diag.chosen_root_index = container->source_index;
 
     // <body> itself is not moved into the article: its children are, in a <div>.
     Node* block = container;

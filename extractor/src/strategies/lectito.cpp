@@ -375,7 +375,7 @@ StrategyResult run_lectito(dom::Document& doc, const ExtractOptions& options, co
                       });
     for (std::size_t t = 0; t < n_top; ++t) {
         const LectitoElement& e = walk.elements[candidates[t]];
-        diag.top_candidates.push_back(CandidateInfo{css_path(e.node), e.score.total, e.score.link_density});
+        diag.top_candidates.push_back(CandidateInfo{css_path(e.node), e.score.total, e.score.link_density, e.node->source_index});
     }
     if (best == nullptr) {
         out.reason = "no element has " + std::to_string(lectito.min_content_length) +
@@ -383,6 +383,7 @@ StrategyResult run_lectito(dom::Document& doc, const ExtractOptions& options, co
         return pass.finish("no_content");
     }
     diag.chosen_root = css_path(best->node);
+    diag.chosen_root_index = best->node->source_index;
     if (best->score.total < lectito.min_score) {
         out.reason = "best score " + format_number(best->score.total) + " is under min_score " +
                      format_number(lectito.min_score);
