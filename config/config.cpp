@@ -390,10 +390,15 @@ const std::vector<Key>& key_table() {
                               "extraction threads; 0 = one per hardware thread"},
                              [](ServerConfig& c) -> std::size_t& { return c.workers; }, 0, 1024));
         t.push_back(string_key({"server.auth_token", "PITH_AUTH_TOKEN", "--auth-token", "string",
-                                "when set, POST /extract needs 'Authorization: Bearer <token>'; health, "
-                                "readiness, metrics and version stay open",
+                                "when set, POST /extract and GET /inspect need it: 'Authorization: Bearer "
+                                "<token>', or HTTP Basic with the token as password (what a browser sends); "
+                                "health, readiness, metrics and version stay open",
                                 true},
                                [](ServerConfig& c) -> std::string& { return c.auth_token; }, check_header_value));
+        t.push_back(bool_key({"server.inspector", "PITH_INSPECTOR", "--inspector", "boolean",
+                              "serve the inspector (GET /inspect, and \"inspect\" on /extract), a page that "
+                              "shows how an article was found; false answers 404"},
+                             [](ServerConfig& c) -> bool& { return c.inspector; }));
         t.push_back(millis_key({"server.drain_timeout_ms", "PITH_DRAIN_TIMEOUT_MS", "--drain-timeout-ms",
                                 "milliseconds", "after SIGTERM or SIGINT, how long in-flight requests may take"},
                                [](ServerConfig& c) -> milliseconds& { return c.drain_timeout; }, 0, kDay));

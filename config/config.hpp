@@ -78,7 +78,8 @@ struct ServerConfig {
     std::string listen = "0.0.0.0:8080";  // ADDR:PORT; [v6]:PORT for IPv6
     std::size_t io_threads = 1;
     std::size_t workers = 0;  // extraction threads; 0 = one per hardware thread
-    std::string auth_token;   // when set, POST /extract needs "Authorization: Bearer <token>"
+    std::string auth_token;   // when set, POST /extract and GET /inspect need it (Bearer or Basic)
+    bool inspector = true;    // GET /inspect and /extract's "inspect"; false: 404
     milliseconds drain_timeout{25'000};  // after SIGTERM, how long in-flight requests get
     milliseconds shutdown_delay{0};      // after SIGTERM, /readyz says 503 this long before draining
     Limits limits;

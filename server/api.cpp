@@ -23,7 +23,7 @@ using OptionValue = std::variant<std::monostate, bool, std::int64_t, std::uint64
 
 // Every option /extract takes, in JSON "options" and in the query alike.
 constexpr std::string_view kOptionNames[] = {
-    "format",         "diagnostics",     "max_elements",        "max_depth", "char_threshold",
+    "format",         "diagnostics",     "inspect",             "max_elements",        "max_depth", "char_threshold",
     "n_top_candidates", "timeout_ms",    "strip_unlikelys",     "weight_classes",
     "clean_conditionally", "retry",      "keep_classes",        "disable_json_ld",
     "max_memory_bytes", "strategy",      "select_mode",         "policy",
@@ -186,6 +186,17 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
             return std::move(on).error();
         }
         request.diagnostics = *on;
+        return true;
+    }
+    if (name == "inspect") {
+        auto on = as_bool(name, value, source);
+        if (!on) {
+            return std::move(on).error();
+        }
+        if (*on && !config.inspector) {
+            return bad_option(name, "the inspector is off on this server (server.inspector)");
+        }
+        request.inspect = *on;
         return true;
     }
     if (name == "max_elements") {
@@ -687,6 +698,18 @@ std::string article_body(extract::Article&& article, const ExtractRequest& reque
     options.include_markdown = request.format == OutputFormat::markdown;
     options.include_clean_text = request.format == OutputFormat::text;
     json body = extract::to_json(std::move(article), options);
+    body["request_id"] = request_id;
+    return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string inspection_body(extract::Inspection&& inspection, std::string_view request_id) {
+    extract::JsonOptions options;
+    options.diagnostics = true;
+    options.include_markdown = true;
+    options.include_clean_text = true;
+    json inspected = extract::inspection_json(inspection);
+    json body = extract::to_json(std::move(inspection.article), options);
+    body["inspection"] = std::move(inspected);
     body["request_id"] = request_id;
     return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }

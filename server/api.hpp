@@ -16,6 +16,7 @@
 
 #include "config.hpp"
 #include "pith/extract.hpp"
+#include "pith/inspect.hpp"
 #include "pith/rules.hpp"
 #include "pith/result.hpp"
 
@@ -35,6 +36,8 @@ struct ExtractRequest {
     extract::ExtractOptions options;  // the server's defaults with the request's options applied
     OutputFormat format = OutputFormat::json;
     bool diagnostics = false;
+    // The inspector's answer: every strategy, the annotated page (inspect.hpp).
+    bool inspect = false;
     std::optional<std::chrono::milliseconds> timeout;  // the request's own deadline, within the server's
     // Which options were given: `policy` sets the pass flags and retry, so it
     // may not come with any of them.
@@ -83,6 +86,10 @@ struct MediaType {
 // The article's content and text are moved into the answer.
 [[nodiscard]] std::string article_body(extract::Article&& article, const ExtractRequest& request,
                                        std::string_view request_id);
+
+// The inspector's answer: the article JSON with diagnostics, Markdown and
+// clean text, plus "inspection" (article_json.hpp) and "request_id".
+[[nodiscard]] std::string inspection_body(extract::Inspection&& inspection, std::string_view request_id);
 
 // Percent-decodes a query component ('+' is a space). nullopt on a bad escape.
 [[nodiscard]] std::optional<std::string> percent_decode(std::string_view text);

@@ -406,7 +406,7 @@ void Session::do_write(HttpResponse response, bool close) {
     response_.set(http::field::cache_control, "no-store");
     response_.set("X-Request-Id", head_.request_id);
     for (const auto& [name, value] : response.headers) {
-        response_.set(name, value);
+        response_.insert(name, value);  // a name may come twice (two WWW-Authenticate challenges)
     }
     response_.keep_alive(keep_alive);
     if (head_.method == "HEAD") {

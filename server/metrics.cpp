@@ -20,6 +20,7 @@ namespace pith::server {
 std::string_view route_label(Route route) noexcept {
     switch (route) {
     case Route::extract: return "/extract";
+    case Route::inspect: return "/inspect";
     case Route::healthz: return "/healthz";
     case Route::readyz: return "/readyz";
     case Route::metrics: return "/metrics";

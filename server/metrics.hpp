@@ -24,7 +24,7 @@
 namespace pith::server {
 
 // The routes pithd labels its requests with.
-enum class Route : std::uint8_t { extract, healthz, readyz, metrics, version, other, count_ };
+enum class Route : std::uint8_t { extract, inspect, healthz, readyz, metrics, version, other, count_ };
 [[nodiscard]] std::string_view route_label(Route route) noexcept;
 [[nodiscard]] Route route_of(std::string_view path) noexcept;
 

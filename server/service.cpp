@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api.hpp"
+#include "inspector.hpp"
 #include "logging.hpp"
 #include "pith/extract.hpp"
 
@@ -41,6 +42,67 @@ bool same_secret(std::string_view a, std::string_view b) noexcept {
         diff = static_cast<unsigned char>(diff | (x ^ y));
     }
     return diff == 0;
+}
+
+// Base64 (RFC 4648, padded) decoded; nullopt when it is not base64.
+std::optional<std::string> decode_base64(std::string_view text) {
+    const auto value = [](char c) -> int {
+        if (c >= 'A' && c <= 'Z') return c - 'A';
+        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+        if (c >= '0' && c <= '9') return c - '0' + 52;
+        if (c == '+') return 62;
+        if (c == '/') return 63;
+        return -1;
+    };
+    while (!text.empty() && text.back() == '=') {
+        text.remove_suffix(1);
+    }
+    std::string out;
+    std::uint32_t bits = 0;
+    int held = 0;
+    for (const char c : text) {
+        const int v = value(c);
+        if (v < 0) {
+            return std::nullopt;
+        }
+        bits = (bits << 6U) | static_cast<std::uint32_t>(v);
+        held += 6;
+        if (held >= 8) {
+            held -= 8;
+            out.push_back(static_cast<char>((bits >> static_cast<unsigned>(held)) & 0xFFU));
+        }
+    }
+    return out;
+}
+
+bool iequals(std::string_view a, std::string_view b) noexcept {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) {
+               return lower(x) == lower(y);
+           });
+}
+
+// "Bearer <token>", or "Basic base64(user:token)" with any user name: a
+// browser can only send the latter, on its own, to load the inspector.
+bool carries_token(std::string_view authorization, std::string_view token) {
+    const std::size_t space = authorization.find(' ');
+    if (space == std::string_view::npos) {
+        return false;
+    }
+    const std::string_view scheme = authorization.substr(0, space);
+    std::string_view credentials = authorization.substr(space + 1);
+    while (!credentials.empty() && credentials.front() == ' ') {
+        credentials.remove_prefix(1);
+    }
+    if (iequals(scheme, "Bearer")) {
+        return same_secret(credentials, token);
+    }
+    if (iequals(scheme, "Basic")) {
+        const std::optional<std::string> decoded = decode_base64(credentials);
+        const std::size_t colon = decoded ? decoded->find(':') : std::string::npos;
+        return colon != std::string::npos && same_secret(std::string_view(*decoded).substr(colon + 1), token);
+    }
+    return false;
 }
 
 HttpResponse overloaded_response(const WorkerPool& pool, std::string_view request_id) {
@@ -147,7 +209,7 @@ std::optional<HttpResponse> Service::check_head(HttpRequest& head) const {
                                                      " bytes, limit " +
                                                      std::to_string(config_.limits.max_body_bytes));
     }
-    if (route == Route::other) {
+    if (route == Route::other || (route == Route::inspect && !config_.inspector)) {
         return refuse(ErrorCode::not_found, "no endpoint " + std::string(path_of(head.target)));
     }
     // The ops endpoints answer HEAD as GET, without the body (probes use it).
@@ -159,17 +221,20 @@ std::optional<HttpResponse> Service::check_head(HttpRequest& head) const {
         response.headers.emplace_back("Allow", std::string(allow));
         return response;
     }
-    if (route != Route::extract) {
+    if (route != Route::extract && route != Route::inspect) {
         return std::nullopt;
     }
-    if (!config_.auth_token.empty()) {
-        constexpr std::string_view kBearer = "Bearer ";
-        const std::string_view given = head.authorization;
-        if (!given.starts_with(kBearer) || !same_secret(given.substr(kBearer.size()), config_.auth_token)) {
-            HttpResponse response = refuse(ErrorCode::unauthorized, "this endpoint needs a valid bearer token");
-            response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"pithd\"");
-            return response;
+    if (!config_.auth_token.empty() && !carries_token(head.authorization, config_.auth_token)) {
+        HttpResponse response = refuse(ErrorCode::unauthorized, "this endpoint needs a valid bearer token");
+        // A browser asks its user for Basic credentials; other clients send the bearer token.
+        if (route == Route::inspect) {
+            response.headers.emplace_back("WWW-Authenticate", "Basic realm=\"pithd\", charset=\"UTF-8\"");
         }
+        response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"pithd\"");
+        return response;
+    }
+    if (route == Route::inspect) {
+        return std::nullopt;
     }
     if (draining()) {
         return refuse(ErrorCode::draining, "the server is shutting down");
@@ -224,6 +289,15 @@ void Service::handle(HttpRequest request, Clock::time_point deadline, Reply repl
     case Route::version:
         reply(json_response(200, {{"name", "pithd"}, {"version", PITH_VERSION}}));
         return;
+    case Route::inspect: {
+        const InspectorPage& page = inspector_page();
+        HttpResponse response;
+        response.content_type = "text/html; charset=utf-8";
+        response.body = page.html;
+        response.headers = page.headers;
+        reply(std::move(response));
+        return;
+    }
     case Route::extract: break;
     case Route::other:
     case Route::count_:
@@ -335,7 +409,15 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
         return memory_.refusal(cost.memory_bytes);
     };
     const Clock::time_point start = Clock::now();
-    extract::Article article = extract::extract(request.html, request.options);
+    // The inspector's request runs every strategy; its metrics are the asked one's.
+    std::optional<extract::Inspection> inspection;
+    extract::Article extracted;
+    if (request.inspect) {
+        inspection = extract::inspect(request.html, request.options);
+    } else {
+        extracted = extract::extract(request.html, request.options);
+    }
+    extract::Article& article = inspection ? inspection->article : extracted;
     const ExtractionOutcome outcome = outcome_of(article);
     const bool has_article = !article.confidence_features.empty();
     metrics_.record_extraction(outcome, seconds_since(start), article.passes.size(), request.html.size(),
@@ -353,7 +435,8 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
     if (refused && article.error) {
         response = error_response(*article.error, request_id);
     } else {
-        response.body = article_body(std::move(article), request, request_id);
+        response.body = inspection ? inspection_body(std::move(*inspection), request_id)
+                                   : article_body(std::move(article), request, request_id);
     }
     response.extraction_status = std::string(outcome_label(outcome));
     job->reply(std::move(response));

@@ -31,6 +31,7 @@ gauge read back from /metrics), never sleeps.
 """
 
 import argparse
+import base64
 import http.server
 import json
 import os
@@ -534,12 +535,12 @@ def check_documents(binary):
                 REPORT.ok(False, f"components/schemas/{name} is a valid schema", e.message)
     REPORT.ok(CONTRACT.article.get("$schema") == "https://json-schema.org/draft/2020-12/schema",
               "article.schema.json declares draft 2020-12")
-    REPORT.ok(set(doc["paths"]) == {"/extract", *OPS_PATHS},
+    REPORT.ok(set(doc["paths"]) == {"/extract", "/inspect", *OPS_PATHS},
               "openapi.yaml documents exactly pithd's endpoints", str(sorted(doc["paths"])))
     http_methods = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
     REPORT.ok(set(doc["paths"]["/extract"]) & http_methods == {"post"}, "/extract documents POST alone",
               str(sorted(doc["paths"]["/extract"])))
-    for path in OPS_PATHS:
+    for path in (*OPS_PATHS, "/inspect"):
         item = doc["paths"][path]
         REPORT.ok(set(item) & http_methods == {"get", "head"}, f"{path} documents GET and HEAD alone",
                   str(sorted(item)))
@@ -1139,12 +1140,55 @@ def case_auth(binary):
         REPORT.ok(r.status == 405, "HEAD /extract with a token configured: 405 before the token is asked for",
                   str(r.status))
         security = CONTRACT.operation("/extract", "post").get("security")
-        REPORT.ok(security is not None and {} in security and {"bearerAuth": []} in security,
-                  "POST /extract declares optional bearer auth", repr(security))
+        REPORT.ok(security == [{}, {"bearerAuth": []}, {"basicAuth": []}],
+                  "POST /extract declares optional bearer or Basic auth", repr(security))
         for path in OPS_PATHS:
             for method in ("get", "head"):
                 REPORT.ok(CONTRACT.operation(path, method).get("security", []) == [],
                           f"{method.upper()} {path} declares no security")
+
+
+def case_inspector(binary):
+    REPORT.case("GET /inspect: the page and its headers, HEAD, 401 with Basic first, 404 when off; option inspect")
+    with Pithd(binary, ["--workers", "1"], name="pithd (inspector)") as pithd:
+        r = http_request(pithd.port, "GET", "/inspect")
+        page = CONTRACT.check(r, "/inspect", "GET", 200)
+        REPORT.ok(isinstance(page, str) and "<title>pith inspector</title>" in page and page.count("<script>") == 1,
+                  "GET /inspect: the inspector's page, with one inline script")
+        REPORT.ok(not re.search(r'<(script|link|img|iframe)[^>]+(src|href)=["\']?(https?:)?//', page or ""),
+                  "GET /inspect: nothing is loaded from anywhere else")
+        head_round_trip(pithd.port, "/inspect", "inspect-head", 200)
+        r = http_request(pithd.port, "POST", "/extract", JSON, json.dumps({
+            "html": article_page(8), "url": "https://example.com/a", "options": {"inspect": True}}))
+        art = CONTRACT.check(r, "/extract", "POST", 200, label="POST /extract with option inspect")
+        inspection = (art or {}).get("inspection") or {}
+        REPORT.ok([s.get("strategy") for s in inspection.get("strategies", [])] ==
+                  ["readability", "lectito", "fitness", "auto"], "option inspect: every strategy, in order")
+        REPORT.ok("data-pith-root" in (inspection.get("source") or ""), "option inspect: the root is marked")
+        REPORT.ok(art is not None and "diagnostics" in art and "markdown" in art and "text" in art,
+                  "option inspect: diagnostics, markdown and text come with it")
+    token = "contract-test-token"
+    with Pithd(binary, ["--workers", "1"], {"PITH_AUTH_TOKEN": token}, name="pithd (inspector, auth)") as pithd:
+        r = http_request(pithd.port, "GET", "/inspect")
+        CONTRACT.check(r, "/inspect", "GET", 401, "unauthorized", label="GET /inspect without the token")
+        challenges = [v for k, v in r.headers if k.lower() == "www-authenticate"]
+        REPORT.ok(challenges == ['Basic realm="pithd", charset="UTF-8"', 'Bearer realm="pithd"'],
+                  "GET /inspect 401: challenges Basic, then Bearer", repr(challenges))
+        basic = "Basic " + base64.b64encode(f"anyone:{token}".encode()).decode()
+        r = http_request(pithd.port, "GET", "/inspect", [("Authorization", basic)])
+        CONTRACT.check(r, "/inspect", "GET", 200, label="GET /inspect with Basic credentials")
+        r = http_request(pithd.port, "POST", "/extract", JSON + [("Authorization", basic)], json_body("<p>x</p>"))
+        CONTRACT.check(r, "/extract", "POST", 200, label="POST /extract with Basic credentials")
+        for path, method in (("/inspect", "get"), ("/inspect", "head")):
+            security = CONTRACT.operation(path, method).get("security")
+            REPORT.ok(security == [{}, {"bearerAuth": []}, {"basicAuth": []}],
+                      f"{method.upper()} {path} declares optional bearer or Basic auth", repr(security))
+    with Pithd(binary, ["--workers", "1", "--inspector=false"], name="pithd (inspector off)") as pithd:
+        r = http_request(pithd.port, "GET", "/inspect")
+        CONTRACT.check(r, "/inspect", "GET", 404, "not_found", label="GET /inspect with server.inspector = false")
+        r = http_request(pithd.port, "POST", "/extract", JSON, json.dumps({"html": "<p>x</p>",
+                                                                          "options": {"inspect": True}}))
+        CONTRACT.check(r, "/extract", "POST", 400, "invalid_argument", label="option inspect with the inspector off")
 
 
 def case_deadline(binary, big_page):
@@ -1431,6 +1475,7 @@ def main():
     cases = [
         lambda: case_main(binary, check_documents(binary)),
         lambda: case_auth(binary),
+        lambda: case_inspector(binary),
         lambda: case_deadline(binary, big_page),
         lambda: case_overloaded(binary, big_page),
         lambda: case_connection_limit(binary),

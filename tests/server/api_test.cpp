@@ -40,6 +40,22 @@ TEST(ApiJson, ReadsHtmlUrlAndOptions) {
     EXPECT_EQ(request->timeout->count(), 250);
 }
 
+TEST(ApiJson, InspectAsksForTheInspectorsAnswerUnlessTheInspectorIsOff) {
+    const auto on = parse_json_request(R"({"html": "<p>hi</p>", "options": {"inspect": true}})", {}, server_config());
+    ASSERT_TRUE(on.ok()) << on.error().message;
+    EXPECT_TRUE(on->inspect);
+    const auto raw = parse_raw_request("<p>hi</p>", "inspect=true", "", server_config());
+    ASSERT_TRUE(raw.ok()) << raw.error().message;
+    EXPECT_TRUE(raw->inspect);
+    config::ServerConfig off = server_config();
+    off.inspector = false;
+    const auto refused = parse_json_request(R"({"html": "<p>hi</p>", "options": {"inspect": true}})", {}, off);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, ErrorCode::invalid_argument);
+    EXPECT_NE(refused.error().message.find("server.inspector"), std::string::npos) << refused.error().message;
+    EXPECT_TRUE(parse_json_request(R"({"html": "<p>hi</p>", "options": {"inspect": false}})", {}, off).ok());
+}
+
 TEST(ApiJson, SelectorsMakeTheRequestsOwnRule) {
     const auto request = parse_json_request(
         R"({"html": "<div id=main><p>a</p></div><aside>b</aside>", "options": {"content_selector": "#main",

@@ -476,6 +476,73 @@ TEST(Pithd, BearerTokenGuardsExtractOnly) {
     EXPECT_EQ(pithd.log().find("s3cret-token"), std::string::npos) << "the token must never be logged";
 }
 
+TEST(Pithd, InspectorIsGuardedByTheTokenAndAsksABrowserForBasicCredentials) {
+    START_PITHD(pithd, args_with({}), {{"PITH_AUTH_TOKEN", "s3cret-token"}});
+    const HttpResult none = http_request(pithd.port(), "GET", "/inspect");
+    EXPECT_EQ(none.status, 401U);
+    EXPECT_EQ(error_code_of(none), "unauthorized");
+    const std::string challenges = none.header("www-authenticate");
+    EXPECT_NE(challenges.find("Basic realm=\"pithd\""), std::string::npos) << challenges;
+    EXPECT_NE(challenges.find("Bearer realm=\"pithd\""), std::string::npos) << challenges;
+
+    const HttpResult basic =
+        http_request(pithd.port(), "GET", "/inspect", {{"Authorization", "Basic YW55b25lOnMzY3JldC10b2tlbg=="}});
+    EXPECT_EQ(basic.status, 200U);
+    EXPECT_EQ(basic.header("content-type"), "text/html; charset=utf-8");
+    EXPECT_NE(basic.body.find("<title>pith inspector</title>"), std::string::npos);
+    const std::string policy = basic.header("content-security-policy");
+    EXPECT_NE(policy.find("default-src 'none'"), std::string::npos) << policy;
+    EXPECT_NE(policy.find("script-src 'sha256-"), std::string::npos) << policy;
+    EXPECT_NE(policy.find("frame-ancestors 'none'"), std::string::npos) << policy;
+    EXPECT_EQ(basic.header("x-frame-options"), "DENY");
+    EXPECT_EQ(http_request(pithd.port(), "GET", "/inspect", {{"Authorization", "Basic YW55b25lOndyb25n"}}).status,
+              401U);
+    EXPECT_EQ(http_request(pithd.port(), "GET", "/inspect", {{"Authorization", "bearer s3cret-token"}}).status, 200U)
+        << "the scheme is case-insensitive";
+    // What the browser sends to the page's own /extract calls.
+    const HttpResult extract = http_request(
+        pithd.port(), "POST", "/extract",
+        {{"Content-Type", "application/json"}, {"Authorization", "Basic YW55b25lOnMzY3JldC10b2tlbg=="}},
+        json_request(article_page(3)));
+    EXPECT_EQ(extract.status, 200U) << extract.body;
+    EXPECT_EQ(http_request(pithd.port(), "POST", "/inspect", kJson, "{}").status, 405U);
+}
+
+TEST(Pithd, InspectorOffAnswers404AndRefusesInspect) {
+    START_PITHD(pithd, args_with({"--inspector=false"}));
+    EXPECT_EQ(http_request(pithd.port(), "GET", "/inspect").status, 404U);
+    const HttpResult r =
+        http_request(pithd.port(), "POST", "/extract", kJson, json_request(article_page(3), {{"inspect", true}}));
+    EXPECT_EQ(r.status, 400U);
+    EXPECT_NE(r.body.find("server.inspector"), std::string::npos) << r.body;
+}
+
+TEST(Pithd, InspectGivesEveryStrategyAndTheMarkedPage) {
+    START_PITHD(pithd, args_with({}));
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract", kJson,
+                                      json_request(article_page(12), {{"inspect", true}, {"strategy", "fitness"}}));
+    ASSERT_EQ(r.status, 200U) << r.body.substr(0, 300);
+    const json body = body_json(r);
+    EXPECT_EQ(body["status"], "ok");
+    EXPECT_TRUE(body.contains("diagnostics"));
+    EXPECT_TRUE(body["markdown"].is_string());
+    EXPECT_TRUE(body["text"].is_string());
+    const json& inspection = body["inspection"];
+    ASSERT_EQ(inspection["strategies"].size(), 4U);
+    const char* const names[] = {"readability", "lectito", "fitness", "auto"};
+    for (std::size_t i = 0; i < 4; ++i) {
+        const json& s = inspection["strategies"][i];
+        EXPECT_EQ(s["strategy"], names[i]);
+        EXPECT_TRUE(s["status"].is_string()) << s.dump();
+        EXPECT_EQ(s["agreement"].size(), 4U);
+    }
+    EXPECT_EQ(inspection["strategies"][2]["status"], "ok");
+    EXPECT_NE(inspection["source"].get<std::string>().find("data-pith-root"), std::string::npos);
+    const json& pass = body["diagnostics"]["passes"][0];
+    EXPECT_EQ(pass["strategy"], "fitness");
+    EXPECT_TRUE(pass["top_candidates"][0]["source_index"].is_number());
+}
+
 // ---- connections and timeouts ----
 
 TEST(Pithd, StalledClientIsCutOffWhileOthersAreServed) {

@@ -182,7 +182,9 @@ HttpResult Connection::read_response(milliseconds timeout, bool answers_head) {
         const std::string line = head.substr(start, line_end == std::string::npos ? std::string::npos : line_end - start);
         const std::size_t colon = line.find(':');
         if (colon != std::string::npos) {
-            result.headers[lower(line.substr(0, colon))] = trim(line.substr(colon + 1));
+            // A name sent twice is one list, as HTTP allows (RFC 9110, 5.3).
+            std::string& value = result.headers[lower(line.substr(0, colon))];
+            value += (value.empty() ? "" : ", ") + std::string(trim(line.substr(colon + 1)));
         }
     }
     const std::size_t length =

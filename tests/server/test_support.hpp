@@ -24,7 +24,7 @@ using std::chrono::milliseconds;
 struct HttpResult {
     std::string error;  // "" when a whole response was read
     unsigned status = 0;
-    std::map<std::string, std::string> headers;  // names lower-cased
+    std::map<std::string, std::string> headers;  // names lower-cased; a repeated name's values joined by ", "
     std::string body;
 
     [[nodiscard]] bool ok() const { return error.empty(); }
