@@ -438,7 +438,7 @@ def hostile_page(beacon):
 </article></body></html>"""
 
 
-def hostile_case(browser, pithd):
+def hostile_case(browser, artifacts):
     beacon = Beacon()
     try:
         browser.evaluate("sessionStorage.setItem('pith-token', 'secret-in-session'); true")
@@ -466,6 +466,8 @@ def hostile_case(browser, pithd):
                                "document.getElementById('article-frame').contentDocument === null"),
               "both frames have an opaque origin: the inspector cannot reach them, nor they it")
         check(not beacon.hits, f"the page sent nothing out (beacon saw {beacon.hits})")
+        if artifacts:
+            browser.screenshot(os.path.join(artifacts, "inspector-hostile.png"))
     finally:
         beacon.stop()
 
@@ -519,7 +521,7 @@ def main():
     try:
         browser.open_page()
         corpus_case(browser, pithd, args.artifacts, args.screenshot)
-        hostile_case(browser, pithd)
+        hostile_case(browser, args.artifacts)
     finally:
         browser.close()
         pithd.stop()
