@@ -159,6 +159,7 @@ class Chromium:
         self.buffer = b""
         self.events = []
         self.session = None
+        self.frame_sessions = {}
 
     def _read_message(self, deadline):
         while b"\0" not in self.buffer:
@@ -252,18 +253,18 @@ class Chromium:
         return self.send("DOM.getDocument", {"depth": -1, "pierce": True}, session=session)["root"]
 
     def frame_session(self, frame_id):
-        """A session on a frame that Chromium runs as a target of its own: a sandboxed frame with
-        an opaque origin lives in a renderer process apart from the inspector's."""
-        deadline = time.monotonic() + 20
-        while not any(t["targetId"] == frame_id for t in self.send("Target.getTargets", session=False)["targetInfos"]):
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"frame {frame_id} never became a target")
-            time.sleep(0.1)
-        session = self.send("Target.attachToTarget", {"targetId": frame_id, "flatten": True},
-                            session=False)["sessionId"]
-        for domain in ("DOM", "CSS"):
-            self.send(domain + ".enable", session=session)
-        return session
+        """A session on a frame that Chromium runs as a target of its own (a sandboxed frame with an
+        opaque origin lives in a renderer process apart from the inspector's), or None while it
+        has none: the frame's first, empty document is still the inspector's process's."""
+        if not any(t["targetId"] == frame_id for t in self.send("Target.getTargets", session=False)["targetInfos"]):
+            return None
+        if frame_id not in self.frame_sessions:
+            session = self.send("Target.attachToTarget", {"targetId": frame_id, "flatten": True},
+                                session=False)["sessionId"]
+            for domain in ("DOM", "CSS"):
+                self.send(domain + ".enable", session=session)
+            self.frame_sessions[frame_id] = session
+        return self.frame_sessions[frame_id]
 
     def screenshot(self, path):
         data = self.send("Page.captureScreenshot", {"format": "png"})["data"]
@@ -305,20 +306,28 @@ def find(node, predicate):
     return next((n for n in walk(node) if predicate(n)), None)
 
 
-def frame_document(browser, root, frame_id):
-    """The <iframe> element and the document inside it, with the session that reads that document."""
-    frame = find(root, lambda n: n.get("nodeName") == "IFRAME" and attributes(n).get("id") == frame_id)
-    if frame is None:
-        return None, None, None
-    if "contentDocument" in frame:
-        return frame, frame["contentDocument"], browser.session
-    session = browser.frame_session(frame["frameId"])
+def frame_document(browser, frame_id, ready):
+    """The <iframe> element, the document inside it once `ready(document)` holds (the srcdoc is
+    loaded after the answer is shown), and the session that reads it; (frame, None, None) after 20 s."""
     deadline = time.monotonic() + 20
-    while True:  # until the frame has parsed its document
-        document = browser.document(session)
-        if find(document, lambda n: n.get("nodeName") == "BODY") or time.monotonic() > deadline:
-            return frame, document, session
+    frame = None
+    while time.monotonic() < deadline:
+        frame = find(browser.document(),
+                     lambda n: n.get("nodeName") == "IFRAME" and attributes(n).get("id") == frame_id)
+        if frame is not None:
+            if "contentDocument" in frame and ready(frame["contentDocument"]):
+                return frame, frame["contentDocument"], browser.session
+            session = browser.frame_session(frame["frameId"])
+            if session is not None:
+                document = browser.document(session)
+                if ready(document):
+                    return frame, document, session
         time.sleep(0.1)
+    return frame, None, None
+
+
+def has_attribute(name):
+    return lambda document: find(document, lambda n: name in attributes(n)) is not None
 
 
 def computed(browser, node_id, session):
@@ -377,8 +386,7 @@ def corpus_case(browser, pithd, artifacts, screenshot):
     check(sandbox == "", f"the source frame is sandboxed with no permission at all (sandbox={sandbox!r})")
     check(browser.evaluate("document.getElementById('source-frame').contentDocument === null"),
           "the inspector cannot reach into the source frame (its origin is opaque)")
-    root = browser.document()
-    frame, document, session = frame_document(browser, root, "source-frame")
+    frame, document, session = frame_document(browser, "source-frame", has_attribute("data-pith-root"))
     marked = document and find(document, lambda n: "data-pith-root" in attributes(n))
     if check(marked is not None, "the article's root is marked in the sandboxed frame"):
         style = computed(browser, marked["nodeId"], session)
@@ -454,9 +462,9 @@ def hostile_case(browser, artifacts):
         check(shown == HOSTILE_TITLE, f"the page's title is shown as text: {shown!r}")
         check(browser.evaluate("document.querySelector('#result img, #result svg, #result script') === null"),
               "nothing of the page became markup in the inspector's document")
-        root = browser.document()
+        probe_loaded = lambda document: find(document, lambda n: attributes(n).get("id") == "probe") is not None
         for frame_id in ("source-frame", "article-frame"):
-            frame, document, _ = frame_document(browser, root, frame_id)
+            frame, document, _ = frame_document(browser, frame_id, probe_loaded)
             check(frame is not None and attributes(frame).get("sandbox") == "",
                   f"{frame_id}: sandboxed with no permission")
             probe = document and find(document, lambda n: attributes(n).get("id") == "probe")
