@@ -398,9 +398,11 @@ def corpus_case(browser, pithd, artifacts, screenshot):
     candidates = [n for n in walk(document or {}) if "data-pith-candidate" in attributes(n)]
     check(len(candidates) >= 2 and all("score" in attributes(n).get("title", "") for n in candidates),
           f"the top candidates are marked with their scores ({len(candidates)})")
-    if candidates:
-        style = computed(browser, candidates[-1]["nodeId"], session)
-        check(style.get("outline-style") in ("dashed", "solid"), f"a candidate is outlined ({style.get('outline-style')})")
+    plain = [n for n in candidates if not {"data-pith-root", "data-pith-pass-root"} & set(attributes(n))]
+    if check(bool(plain), "some top candidates are no pass's root"):
+        style = computed(browser, plain[0]["nodeId"], session)
+        check(style.get("outline-style") == "dashed",
+              f"a top candidate is outlined dashed: {style.get('outline-style')} {style.get('outline-width')}")
 
     # Changing an option runs the extraction again.
     browser.evaluate("document.getElementById('status').dataset.state = 'idle';"
