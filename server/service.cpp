@@ -46,13 +46,10 @@ bool same_secret(std::string_view a, std::string_view b) noexcept {
 
 // Base64 (RFC 4648, padded) decoded; nullopt when it is not base64.
 std::optional<std::string> decode_base64(std::string_view text) {
-    const auto value = [](char c) -> int {
-        if (c >= 'A' && c <= 'Z') return c - 'A';
-        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-        if (c >= '0' && c <= '9') return c - '0' + 52;
-        if (c == '+') return 62;
-        if (c == '/') return 63;
-        return -1;
+    constexpr std::string_view kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const auto value = [kAlphabet](char c) -> int {
+        const std::size_t at = kAlphabet.find(c);
+        return at == std::string_view::npos ? -1 : static_cast<int>(at);
     };
     while (!text.empty() && text.back() == '=') {
         text.remove_suffix(1);
