@@ -18,8 +18,9 @@
 //   --max-ratio R  acceptance for pipeline/gumbo time (default 2.0); exit 1 above
 //   --strategy S   the strategy the pipeline runs (default auto, extract()'s default)
 //   --rules-dir D  also time the pipeline with the site rules of D loaded (no page
-//                  has a rule), interleaved with the runs without, and print the ratio;
-//                  with --max-rules-ratio R, exit 1 above it
+//                  has a rule), interleaved with the runs without, and print the ratio
+//                  of each page's best time over the rounds, summed; with
+//                  --max-rules-ratio R, exit 1 above it
 //   --markdown     the pipeline also renders Markdown; with --max-markdown-share F,
 //                  exit 1 when that rendering takes more than F of the pipeline's time
 //   --smoke        3 pages per set, 1 repeat, ratio reported but not enforced (CI)
@@ -475,17 +476,30 @@ int main(int argc, char** argv) {
     Run best_gumbo;
     Run best_pipeline;
     Run best_ruled;
+    // Each page's best time over the rounds, with and without the rules: a burst
+    // of load on the shared machine then has to hit the same page in every
+    // round to count, where a whole run's best let one slow run decide (a
+    // ratio of 1.3 to 1.5 was seen in 2 of 10 runs, 1.00 in the others).
+    std::vector<double> page_best_plain(pages.size(), std::numeric_limits<double>::infinity());
+    std::vector<double> page_best_ruled(pages.size(), std::numeric_limits<double>::infinity());
+    const auto keep_page_bests = [](const Run& run, std::vector<double>& bests) {
+        for (std::size_t i = 0; i < bests.size() && i < run.page_seconds.size(); ++i) {
+            bests[i] = std::min(bests[i], run.page_seconds[i]);
+        }
+    };
     for (std::size_t r = 0; r < options->repeat; ++r) {
         Run gumbo = time_gumbo(pages);
         if (gumbo.seconds < best_gumbo.seconds) {
             best_gumbo = std::move(gumbo);
         }
         Run pipeline = time_pipeline(pages, extract_options);
+        keep_page_bests(pipeline, page_best_plain);
         if (pipeline.seconds < best_pipeline.seconds) {
             best_pipeline = std::move(pipeline);
         }
         if (options->rules_dir) {
             Run ruled = time_pipeline(pages, ruled_options);
+            keep_page_bests(ruled, page_best_ruled);
             if (ruled.seconds < best_ruled.seconds) {
                 best_ruled = std::move(ruled);
             }
@@ -493,9 +507,13 @@ int main(int argc, char** argv) {
     }
     bool rules_ok = true;
     if (options->rules_dir) {
-        const double rules_ratio = best_ruled.seconds / best_pipeline.seconds;
+        const double ruled_seconds = std::accumulate(page_best_ruled.begin(), page_best_ruled.end(), 0.0);
+        const double plain_seconds = std::accumulate(page_best_plain.begin(), page_best_plain.end(), 0.0);
+        const double rules_ratio = ruled_seconds / plain_seconds;
         rules_ok = !options->max_rules_ratio || rules_ratio <= *options->max_rules_ratio;
-        std::printf("pipeline with the site rules loaded / without (time, best runs): %.3f", rules_ratio);
+        std::printf("pipeline with the site rules loaded / without (time, each page's best run, summed): %.3f "
+                    "(best whole runs: %.3f)",
+                    rules_ratio, best_ruled.seconds / best_pipeline.seconds);
         if (options->max_rules_ratio) {
             std::printf(" (acceptance <= %.2f): %s", *options->max_rules_ratio, rules_ok ? "PASS" : "FAIL");
         }
