@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""What the inspector's request costs against a plain extraction, in one run.
+
+pithd (one worker) answers every page of both development corpora twice, in
+turn: POST /extract as a crawler sends it, then the same page with option
+inspect (every strategy, the annotated page). Prints both totals, their ratio,
+the answers' sizes and the slowest inspection. Client-side wall time on
+loopback, so the ratio is what matters on a shared machine.
+
+Usage: /usr/bin/python3 bench/inspect_cost.py [--pithd build/pithd] [--corpus DIR]
+"""
+import argparse
+import glob
+import json
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pithd", default=os.path.join(root, "build", "pithd"))
+    ap.add_argument("--corpus", default=os.environ.get("PITH_CORPUS", os.path.join(root, "..", "shared", "corpus")))
+    args = ap.parse_args()
+    pages = sorted(glob.glob(os.path.join(args.corpus, "readability-test-pages", "*", "source.html")))
+    pages += sorted(glob.glob(os.path.join(args.corpus, "trafilatura-dev", "html", "*.html")))
+    if not pages:
+        raise SystemExit(f"no pages under {args.corpus} (set PITH_CORPUS)")
+
+    port = free_port()
+    server = subprocess.Popen([args.pithd, "--listen", f"127.0.0.1:{port}", "--workers", "1"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+
+    def post(body):
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/extract", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        start = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=120) as response:
+            size = len(response.read())
+        return time.perf_counter() - start, size
+
+    totals = {"extract": [0.0, 0], "inspect": [0.0, 0]}
+    slowest = (0.0, "")
+    try:
+        for path in pages:
+            with open(path, "rb") as f:
+                html = f.read().decode("utf-8", "replace")
+            for kind, body in (("extract", {"html": html}), ("inspect", {"html": html, "options": {"inspect": True}})):
+                seconds, size = post(body)
+                totals[kind][0] += seconds
+                totals[kind][1] += size
+                if kind == "inspect":
+                    slowest = max(slowest, (seconds, os.path.relpath(path, args.corpus)))
+    finally:
+        server.terminate()
+        server.wait(30)
+
+    (plain, plain_bytes), (inspect, inspect_bytes) = totals["extract"], totals["inspect"]
+    print(f"{len(pages)} pages, one worker")
+    print(f"{'request':<10} {'seconds':>8} {'answers MB':>11}")
+    print(f"{'extract':<10} {plain:>8.2f} {plain_bytes / 1e6:>11.1f}")
+    print(f"{'inspect':<10} {inspect:>8.2f} {inspect_bytes / 1e6:>11.1f}")
+    print(f"inspect / extract: {inspect / plain:.2f}; slowest inspection {slowest[0] * 1000:.0f} ms ({slowest[1]})")
+
+
+if __name__ == "__main__":
+    main()
