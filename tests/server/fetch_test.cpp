@@ -358,6 +358,27 @@ TEST(FetchGuard, DefaultConfigRefusesLoopbackInEveryForm) {
     EXPECT_EQ(v6.connections(), 0U) << "a refused address must never be connected to";
 }
 
+TEST(FetchGuard, TheInspectorFetchesOnceUnderTheSamePolicy) {
+    TestOrigin origin("127.0.0.1", [](const std::string&) {
+        return OriginResponse{200, kHtmlType, page("Inspected page")};
+    });
+    {
+        START_PITHD(pithd, {"--listen", "127.0.0.1:0", "--workers", "2"});
+        const HttpResult refused = fetch(pithd, origin.url("/article"), {{"inspect", true}});
+        EXPECT_EQ(refused.status, 403U) << refused.body;
+        EXPECT_EQ(error_code_of(refused), "blocked_address");
+        EXPECT_EQ(origin.connections(), 0U) << "a refused address must never be connected to";
+    }
+    START_PITHD(pithd, allowing_loopback());
+    const HttpResult r = fetch(pithd, origin.url("/article"), {{"inspect", true}});
+    ASSERT_EQ(r.status, 200U) << r.body;
+    const json answer = body_json(r);
+    EXPECT_EQ(answer["title"], "Inspected page");
+    EXPECT_EQ(answer["inspection"]["strategies"].size(), 4U);
+    EXPECT_NE(answer["inspection"]["source"].get<std::string>().find("Inspected page"), std::string::npos);
+    EXPECT_EQ(origin.requests().size(), 1U) << "every strategy runs on the one fetched page";
+}
+
 TEST(FetchGuard, RedirectToLoopbackIsRefusedAtThatHop) {
     // The internal target, refused by the default policy.
     TestOrigin internal("127.0.0.1", [](const std::string&) {
