@@ -18,17 +18,14 @@ Usage: /usr/bin/python3 bench/confidence_signals.py [--pithd build/pithd] [--cor
 import argparse
 import json
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from html.parser import HTMLParser
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit_confidence as fit  # noqa: E402
+from pithd_process import Pithd  # noqa: E402
 
 # Elements without an end tag: the walk below counts start tags in document
 # order, which in pith's serialisation of a parsed page is source_index order.
@@ -70,12 +67,6 @@ class MarkedPage(HTMLParser):
                 return
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -83,22 +74,12 @@ def main():
     ap.add_argument("--corpus", default=os.environ.get("PITH_CORPUS", os.path.join(root, "..", "shared", "corpus")))
     args = ap.parse_args()
 
-    port = free_port()
-    server = subprocess.Popen([args.pithd, "--listen", f"127.0.0.1:{port}", "--workers", "2"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(0.5)
-
-    def inspect(html):
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/extract", headers={"Content-Type": "application/json"},
-                                         data=json.dumps({"html": html, "options": {"inspect": True}}).encode())
-        with urllib.request.urlopen(request, timeout=120) as response:
-            return json.loads(response.read())
-
     rows = []
-    try:
+    with Pithd(args.pithd, workers=2) as pithd:
         for path, site, judge in fit.pages(args.corpus):
             with open(path, "rb") as f:
-                answer = inspect(f.read().decode("utf-8", "replace"))
+                _, raw = pithd.post({"html": f.read().decode("utf-8", "replace"), "options": {"inspect": True}})
+            answer = json.loads(raw)
             features = (answer.get("diagnostics") or {}).get("confidence_features")
             if not features:
                 continue  # no article: confidence 0 by rule
@@ -123,9 +104,6 @@ def main():
                 "lectito's words in auto's": strategies["lectito"]["agreement"]["auto"],
                 "fitness's words in auto's": strategies["fitness"]["agreement"]["auto"],
             })
-    finally:
-        server.terminate()
-        server.wait(30)
 
     y = np.array([r["right"] for r in rows])
     sites = [r["site"] for r in rows]

@@ -11,18 +11,9 @@ Usage: /usr/bin/python3 bench/inspect_cost.py [--pithd build/pithd] [--corpus DI
 """
 import argparse
 import glob
-import json
 import os
-import socket
-import subprocess
-import time
-import urllib.request
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from pithd_process import Pithd
 
 
 def main():
@@ -36,34 +27,18 @@ def main():
     if not pages:
         raise SystemExit(f"no pages under {args.corpus} (set PITH_CORPUS)")
 
-    port = free_port()
-    server = subprocess.Popen([args.pithd, "--listen", f"127.0.0.1:{port}", "--workers", "1"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(0.5)
-
-    def post(body):
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/extract", data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
-        start = time.perf_counter()
-        with urllib.request.urlopen(request, timeout=120) as response:
-            size = len(response.read())
-        return time.perf_counter() - start, size
-
     totals = {"extract": [0.0, 0], "inspect": [0.0, 0]}
     slowest = (0.0, "")
-    try:
+    with Pithd(args.pithd, workers=1) as pithd:
         for path in pages:
             with open(path, "rb") as f:
                 html = f.read().decode("utf-8", "replace")
             for kind, body in (("extract", {"html": html}), ("inspect", {"html": html, "options": {"inspect": True}})):
-                seconds, size = post(body)
+                seconds, answer = pithd.post(body)
                 totals[kind][0] += seconds
-                totals[kind][1] += size
+                totals[kind][1] += len(answer)
                 if kind == "inspect":
                     slowest = max(slowest, (seconds, os.path.relpath(path, args.corpus)))
-    finally:
-        server.terminate()
-        server.wait(30)
 
     (plain, plain_bytes), (inspect, inspect_bytes) = totals["extract"], totals["inspect"]
     print(f"{len(pages)} pages, one worker")

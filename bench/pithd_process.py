@@ -1,0 +1,49 @@
+"""pithd on a free loopback port for the bench scripts, and a JSON POST to it."""
+
+import json
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Pithd:
+    """`with Pithd(binary, workers) as pithd:` runs pithd until the block ends."""
+
+    def __init__(self, binary, workers=1):
+        self.port = free_port()
+        self.process = subprocess.Popen([binary, "--listen", f"127.0.0.1:{self.port}", "--workers", str(workers)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:  # until /healthz answers
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1):
+                    return
+            except (urllib.error.URLError, ConnectionError):
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.process.kill()
+                    raise SystemExit(f"{binary} did not start")
+                time.sleep(0.05)
+
+    def post(self, body, timeout=120):
+        """POST /extract with a JSON body: (seconds, answer bytes)."""
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/extract", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        start = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            data = response.read()
+        return time.perf_counter() - start, data
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.process.terminate()
+        self.process.wait(30)
