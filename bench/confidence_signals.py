@@ -15,7 +15,6 @@ by site) and the model are bench/fit_confidence.py's.
 
 Usage: /usr/bin/python3 bench/confidence_signals.py [--pithd build/pithd] [--corpus DIR]
 """
-import argparse
 import json
 import os
 import sys
@@ -25,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit_confidence as fit  # noqa: E402
-from pithd_process import Pithd  # noqa: E402
+from pithd_process import Pithd, arguments  # noqa: E402
 
 # Elements without an end tag: the walk below counts start tags in document
 # order, which in pith's serialisation of a parsed page is source_index order.
@@ -68,11 +67,7 @@ class MarkedPage(HTMLParser):
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pithd", default=os.path.join(root, "build", "pithd"))
-    ap.add_argument("--corpus", default=os.environ.get("PITH_CORPUS", os.path.join(root, "..", "shared", "corpus")))
-    args = ap.parse_args()
+    args = arguments(__doc__)
 
     rows = []
     with Pithd(args.pithd, workers=2) as pithd:

@@ -9,19 +9,14 @@ loopback, so the ratio is what matters on a shared machine.
 
 Usage: /usr/bin/python3 bench/inspect_cost.py [--pithd build/pithd] [--corpus DIR]
 """
-import argparse
 import glob
 import os
 
-from pithd_process import Pithd
+from pithd_process import Pithd, arguments
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pithd", default=os.path.join(root, "build", "pithd"))
-    ap.add_argument("--corpus", default=os.environ.get("PITH_CORPUS", os.path.join(root, "..", "shared", "corpus")))
-    args = ap.parse_args()
+    args = arguments(__doc__)
     pages = sorted(glob.glob(os.path.join(args.corpus, "readability-test-pages", "*", "source.html")))
     pages += sorted(glob.glob(os.path.join(args.corpus, "trafilatura-dev", "html", "*.html")))
     if not pages:

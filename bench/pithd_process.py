@@ -1,11 +1,26 @@
-"""pithd on a free loopback port for the bench scripts, and a JSON POST to it."""
+"""pithd on a free loopback port for the bench scripts, a JSON POST to it, and
+the arguments such a script takes (--pithd, --corpus)."""
 
+import argparse
 import json
+import os
 import socket
 import subprocess
 import time
 import urllib.error
 import urllib.request
+
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def arguments(doc):
+    """--pithd (default build/pithd) and --corpus ($PITH_CORPUS, else ../shared/corpus), parsed."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--pithd", default=os.path.join(REPO, "build", "pithd"))
+    parser.add_argument("--corpus",
+                        default=os.environ.get("PITH_CORPUS", os.path.join(REPO, "..", "shared", "corpus")))
+    return parser.parse_args()
 
 
 def free_port():
