@@ -375,10 +375,11 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     article.published_time = metadata.published_time;
     article.image = metadata.image;
     article.favicon = metadata.favicon;
+    if (chosen && chosen->pass_index < article.passes.size()) {  // a rule's body ran no pass
+        article.article_pass = chosen->pass_index;
+    }
     if (source_copy != nullptr) {
-        const std::optional<std::size_t> final_pass =
-            chosen ? std::optional<std::size_t>(chosen->pass_index) : std::nullopt;
-        article.annotated_source = annotate_source(doc, source_copy, article, final_pass);
+        article.annotated_source = annotate_source(doc, source_copy, article);
     }
     if (!chosen) {
         article.status = Status::no_content;

@@ -326,6 +326,9 @@ struct Article {
     std::string charset;       // the charset the input was decoded from
     Strategy strategy = Strategy::readability;  // the strategy asked for
     std::vector<PassDiagnostics> passes;
+    // The pass in `passes` whose article was returned; none when nothing was
+    // found, or a site rule's body was the article.
+    std::optional<std::size_t> article_pass;
     // auto only: each strategy's result and why one was kept.
     std::vector<StrategyOutcome> strategies;
     std::string decision;

@@ -34,7 +34,7 @@ void add_line(Mark& mark, const std::string& line) {
     mark.title.append(line);
 }
 
-std::unordered_map<std::uint32_t, Mark> marks_of(const Article& article, std::optional<std::size_t> final_pass) {
+std::unordered_map<std::uint32_t, Mark> marks_of(const Article& article) {
     std::unordered_map<std::uint32_t, Mark> marks;
     for (std::size_t p = 0; p < article.passes.size(); ++p) {
         const PassDiagnostics& pass = article.passes[p];
@@ -53,7 +53,7 @@ std::unordered_map<std::uint32_t, Mark> marks_of(const Article& article, std::op
         }
         if (pass.chosen_root_index != 0) {
             Mark& mark = marks[pass.chosen_root_index];
-            const bool returned = final_pass && *final_pass == p;
+            const bool returned = article.article_pass == p;
             (returned ? mark.root : mark.pass_root) = true;
             add_line(mark, pass_name + ": chosen root, " + pass.outcome +
                                (returned ? ", the article returned" : ""));
@@ -89,30 +89,17 @@ constexpr std::string_view kMarkStyle =
     "[data-pith-root]:hover,[data-pith-pass-root]:hover,[data-pith-candidate]:hover,"
     "[data-pith-removed]:hover{outline-width:6px!important}";
 
-// A refresh would take the frame away from the view; the rest of the page stays as parsed.
-void remove_refreshes(Node* source) {
+}  // namespace
+
+std::string annotate_source(dom::Document& doc, Node* source, const Article& article) {
+    const std::unordered_map<std::uint32_t, Mark> marks = marks_of(article);
+    // A refresh would take the frame away from the view; the rest of the page stays as parsed.
     std::vector<Node*> refreshes;
     for (Node* n = source; n != nullptr; n = dom::next_element(n, source)) {
         if (n->is(dom::Tag::meta) && text::iequals_ascii(text::trim(n->attr("http-equiv")), "refresh")) {
             refreshes.push_back(n);
         }
-    }
-    for (Node* n : refreshes) {
-        dom::detach(n);
-    }
-}
-
-}  // namespace
-
-std::string annotate_source(dom::Document& doc, Node* source, const Article& article,
-                            std::optional<std::size_t> final_pass) {
-    const std::unordered_map<std::uint32_t, Mark> marks = marks_of(article, final_pass);
-    remove_refreshes(source);
-    for (Node* n = source; n != nullptr; n = dom::next_element(n, source)) {
-        if (n->source_index == 0) {
-            continue;
-        }
-        const auto found = marks.find(n->source_index);
+        const auto found = marks.find(n->source_index);  // no mark has index 0, which no page element has
         if (found == marks.end()) {
             continue;
         }
@@ -132,13 +119,11 @@ std::string annotate_source(dom::Document& doc, Node* source, const Article& art
         doc.set_attr(n, "data-pith-index", std::to_string(n->source_index));
         doc.set_attr(n, "title", mark.title);
     }
-    Node* html = child_element(source, dom::Tag::html);
-    if (html != nullptr) {
-        Node* head = child_element(html, dom::Tag::head);
-        if (head == nullptr) {
-            head = doc.create_element(dom::Tag::head);
-            dom::insert_before(html, head, html->first_child);
-        }
+    for (Node* n : refreshes) {
+        dom::detach(n);
+    }
+    // The HTML parser always makes <html> and <head>.
+    if (Node* head = child_element(child_element(source, dom::Tag::html), dom::Tag::head)) {
         Node* style = doc.create_element(dom::Tag::style);
         doc.set_attr(style, "id", "pith-marks");
         dom::append_child(style, doc.create_text(kMarkStyle));

@@ -17,8 +17,6 @@
 // away from the view.
 #pragma once
 
-#include <cstddef>
-#include <optional>
 #include <string>
 
 #include "pith/dom.hpp"
@@ -27,9 +25,8 @@
 namespace pith::extract {
 
 // Marks `source` (a copy of the parsed document, source indexes intact) from
-// `article`'s diagnostics and returns it as HTML. `final_pass` is the index in
-// article.passes of the pass whose article was returned, when one was.
-[[nodiscard]] std::string annotate_source(dom::Document& doc, dom::Node* source, const Article& article,
-                                          std::optional<std::size_t> final_pass);
+// `article`'s diagnostics (its passes, article_pass and removed blocks) and
+// returns it as HTML.
+[[nodiscard]] std::string annotate_source(dom::Document& doc, dom::Node* source, const Article& article);
 
 }  // namespace pith::extract
