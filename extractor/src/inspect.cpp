@@ -1,5 +1,6 @@
 #include "pith/inspect.hpp"
 
+#include <algorithm>
 #include <array>
 #include <unordered_map>
 
@@ -53,41 +54,46 @@ StrategySummary summary_of(Strategy strategy, const Article& article) {
     summary.confidence = article.confidence;
     summary.length = article.length;
     summary.text = article.text.value_or(std::string());
-    // The pass whose root the article came from: auto's kept strategy's, or
-    // the last accepted (or best) pass.
-    for (const StrategyOutcome& outcome : article.strategies) {
-        if (outcome.kept) {
-            summary.chosen_root = outcome.chosen_root;
-            summary.chosen_root_index = outcome.chosen_root_index;
-            return summary;
-        }
-    }
-    for (auto pass = article.passes.rbegin(); pass != article.passes.rend(); ++pass) {
-        if (pass->outcome == "accepted" || pass->outcome == "best_attempt") {
-            summary.chosen_root = pass->chosen_root;
-            summary.chosen_root_index = pass->chosen_root_index;
-            break;
-        }
+    if (article.article_pass) {
+        const PassDiagnostics& pass = article.passes[*article.article_pass];
+        summary.chosen_root = pass.chosen_root;
+        summary.chosen_root_index = pass.chosen_root_index;
     }
     return summary;
 }
 
+// A text's words with how often each occurs, as views into the text.
+struct WordCounts {
+    std::unordered_map<std::string_view, std::size_t> counts;
+    std::size_t total = 0;
+};
+
+WordCounts count_words(std::string_view text) {
+    WordCounts words;
+    for_each_word(text, [&words](std::string_view word) {
+        ++words.counts[word];
+        ++words.total;
+    });
+    return words;
+}
+
+// The share of `a`'s words that `b` holds, each as often as it occurs in both.
+double share_held(const WordCounts& a, const WordCounts& b) {
+    if (a.total == 0 || b.total == 0) {
+        return 0.0;
+    }
+    std::size_t held = 0;
+    for (const auto& [word, count] : a.counts) {
+        if (const auto found = b.counts.find(word); found != b.counts.end()) {
+            held += std::min(count, found->second);
+        }
+    }
+    return static_cast<double>(held) / static_cast<double>(a.total);
+}
+
 }  // namespace
 
-double words_held(std::string_view a, std::string_view b) {
-    std::unordered_map<std::string_view, std::size_t> in_b;
-    for_each_word(b, [&in_b](std::string_view word) { ++in_b[word]; });
-    std::size_t words = 0;
-    std::size_t held = 0;
-    for_each_word(a, [&](std::string_view word) {
-        ++words;
-        if (const auto found = in_b.find(word); found != in_b.end() && found->second > 0) {
-            --found->second;
-            ++held;
-        }
-    });
-    return words == 0 || in_b.empty() ? 0.0 : static_cast<double>(held) / static_cast<double>(words);
-}
+double words_held(std::string_view a, std::string_view b) { return share_held(count_words(a), count_words(b)); }
 
 Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
     Inspection inspection;
@@ -97,7 +103,9 @@ Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
     asked.clean_text = true;
     inspection.article = extract(html_bytes, asked);
 
+    // Each article's words are counted once; they view the texts kept here.
     std::vector<std::string> texts;
+    texts.reserve(kAllStrategies.size());
     for (const Strategy strategy : kAllStrategies) {
         if (strategy == options.strategy) {
             inspection.strategies.push_back(summary_of(strategy, inspection.article));
@@ -113,9 +121,13 @@ Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
         inspection.strategies.push_back(summary_of(strategy, article));
         texts.push_back(std::move(article.text_content));
     }
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        for (std::size_t j = 0; j < texts.size(); ++j) {
-            inspection.strategies[i].agreement.push_back(words_held(texts[i], texts[j]));
+    std::vector<WordCounts> words;
+    for (const std::string& text : texts) {
+        words.push_back(count_words(text));
+    }
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        for (const WordCounts& other : words) {
+            inspection.strategies[i].agreement.push_back(share_held(words[i], other));
         }
     }
     return inspection;
