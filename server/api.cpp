@@ -689,6 +689,16 @@ std::string error_body(const Error& error, std::string_view request_id, unsigned
     return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+namespace {
+
+// An answer's JSON with its request id, as sent.
+std::string answer_text(json body, std::string_view request_id) {
+    body["request_id"] = request_id;
+    return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
 std::string article_body(extract::Article&& article, const ExtractRequest& request,
                          std::string_view request_id) {
     extract::JsonOptions options;
@@ -697,9 +707,7 @@ std::string article_body(extract::Article&& article, const ExtractRequest& reque
     options.include_text = request.format != OutputFormat::html;
     options.include_markdown = request.format == OutputFormat::markdown;
     options.include_clean_text = request.format == OutputFormat::text;
-    json body = extract::to_json(std::move(article), options);
-    body["request_id"] = request_id;
-    return body.dump(-1, ' ', false, json::error_handler_t::replace);
+    return answer_text(extract::to_json(std::move(article), options), request_id);
 }
 
 std::string inspection_body(extract::Inspection&& inspection, std::string_view request_id) {
@@ -710,8 +718,7 @@ std::string inspection_body(extract::Inspection&& inspection, std::string_view r
     json inspected = extract::inspection_json(inspection);
     json body = extract::to_json(std::move(inspection.article), options);
     body["inspection"] = std::move(inspected);
-    body["request_id"] = request_id;
-    return body.dump(-1, ' ', false, json::error_handler_t::replace);
+    return answer_text(std::move(body), request_id);
 }
 
 std::optional<std::string> percent_decode(std::string_view text) {
