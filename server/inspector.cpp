@@ -1,6 +1,7 @@
 #include "inspector.hpp"
 
 #include <array>
+#include <string_view>
 
 #include <openssl/evp.h>
 #include <openssl/sha.h>
@@ -23,8 +24,7 @@ std::string sha256_base64(std::string_view text) {
     return std::string(reinterpret_cast<const char*>(encoded.data()), static_cast<std::size_t>(length));
 }
 
-}  // namespace
-
+// The text of the page's one inline <script> element ("" when it has none).
 std::string_view inline_script(std::string_view html) noexcept {
     constexpr std::string_view kOpen = "<script>";
     constexpr std::string_view kClose = "</script>";
@@ -37,6 +37,7 @@ std::string_view inline_script(std::string_view html) noexcept {
     return close == std::string_view::npos ? std::string_view{} : html.substr(start, close - start);
 }
 
+// The Content-Security-Policy for a page whose only script is `script`.
 std::string inspector_policy(std::string_view script) {
     // style-src allows inline styles because the frames inherit this policy
     // and the pages they show carry their own; nothing here can load a
@@ -45,6 +46,8 @@ std::string inspector_policy(std::string_view script) {
            "'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; frame-src 'none'; "
            "form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 }
+
+}  // namespace
 
 const InspectorPage& inspector_page() {
     static const InspectorPage page = [] {

@@ -10,7 +10,6 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,11 +24,5 @@ struct InspectorPage {
 
 // Built once, on first use; thread-safe.
 [[nodiscard]] const InspectorPage& inspector_page();
-
-// The Content-Security-Policy for a page whose only script is `script`.
-[[nodiscard]] std::string inspector_policy(std::string_view script);
-
-// The text of the page's one inline <script> element ("" when it has none).
-[[nodiscard]] std::string_view inline_script(std::string_view html) noexcept;
 
 }  // namespace pith::server
