@@ -544,6 +544,9 @@ Result<ExtractRequest> parse_json_request(std::string_view body, std::string_vie
     }
     ExtractRequest request = request_with_defaults(config);
     request.html = std::move(reader.html);
+    // The lexer grew the string by doubling; the page is held through the
+    // extraction, whose estimate counts its size once, not its slack.
+    request.html.shrink_to_fit();
     request.has_html = reader.has_html;
     request.url = reader.url.value_or("");
     // JSON strings are Unicode: the page is UTF-8 now, whatever its <meta> says.

@@ -49,6 +49,13 @@ struct ExtractRequest {
     std::shared_ptr<const rules::SiteRule> rule;
 };
 
+// Memory a JSON body's parse holds beside the body, in multiples of its size:
+// nlohmann's lexer keeps a string token twice (decoded, and its raw characters
+// for error messages), each grown by doubling to at most twice its length, and
+// one of them mid-growth holds its old buffer as well. The page's string is
+// trimmed to its size before the parse returns.
+inline constexpr std::size_t kJsonParseFactor = 5;
+
 // A JSON body: {"html": "...", "url": "...", "options": {...}}. Unknown fields
 // and options are refused so that typos do not pass silently, and so is a
 // query string (options belong in the body). Errors: invalid_json for syntax

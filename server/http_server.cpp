@@ -349,9 +349,11 @@ void Session::dispatch_request() {
     deadline_timer_.expires_at(deadline);
     deadline_timer_.async_wait(
         [self = shared_from_this(), sequence](error_code ec) { self->on_deadline(sequence, ec); });
-    HttpRequest request = head_;
-    request.body = std::move(head_.body);
+    // The body leaves first, so that copying the head never copies it.
+    std::string body = std::move(head_.body);
     head_.body.clear();
+    HttpRequest request = head_;
+    request.body = std::move(body);
     head_.memory.reset();  // the request carries it now; an idle connection holds none
     service_.handle(std::move(request), deadline,
                     [self = shared_from_this(), sequence](HttpResponse response) {

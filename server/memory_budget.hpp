@@ -1,6 +1,7 @@
 // pithd admits work by memory as well as by count. Every /extract request holds
-// a reservation from its head on: first its body's size, then, once the worker
-// has scanned the page's tags, the extraction's estimated working memory (which
+// a reservation from its head on: first its body's size (with the JSON parse's
+// copies beside it while it runs, kJsonParseFactor), then, once the worker has
+// scanned the page's tags, the extraction's estimated working memory (which
 // counts the page itself). The sum of reservations never passes the budget; a
 // request that does not fit is answered 503 with Retry-After, like a full queue.
 //

@@ -340,11 +340,24 @@ void Service::run_extract_job(const std::shared_ptr<ExtractJob>& job) {
         return;
     }
     const MediaType media = parse_media_type(job->request.content_type);
+    const bool is_json = media.type == "application/json";
+    // A JSON parse holds copies of the page beside the body until it ends
+    // (kJsonParseFactor); a text/html body is moved, not copied.
+    std::optional<MemoryReservation> parse_memory;
+    if (is_json) {
+        const std::size_t parse_bytes = kJsonParseFactor * job->request.body.size();
+        parse_memory = MemoryReservation::take(memory_, parse_bytes);
+        if (!parse_memory) {
+            metrics_.record_memory_refusal();
+            job->reply(error_response(memory_.refusal(parse_bytes), request_id));
+            return;
+        }
+    }
     Result<ExtractRequest> parsed =
-        media.type == "application/json"
-            ? parse_json_request(job->request.body, query_of(job->request.target), config_)
-            : parse_raw_request(std::move(job->request.body), query_of(job->request.target), media.charset, config_);
+        is_json ? parse_json_request(job->request.body, query_of(job->request.target), config_)
+                : parse_raw_request(std::move(job->request.body), query_of(job->request.target), media.charset, config_);
     job->request.body = std::string();  // the page lives in the parsed request now
+    parse_memory.reset();
     if (!parsed) {
         job->reply(error_response(parsed.error(), request_id));
         return;

@@ -40,6 +40,16 @@ TEST(ApiJson, ReadsHtmlUrlAndOptions) {
     EXPECT_EQ(request->timeout->count(), 250);
 }
 
+TEST(ApiJson, ThePageHoldsItsSizeNotTheLexersSlack) {
+    // The lexer grows the string by doubling; 600,000 bytes would sit in a
+    // 1 MiB buffer through the whole extraction.
+    const std::string page(600'000, 'a');
+    const auto request = parse_json_request(R"({"html": ")" + page + R"("})", {}, server_config());
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_EQ(request->html.size(), page.size());
+    EXPECT_EQ(request->html.capacity(), page.size());
+}
+
 TEST(ApiJson, InspectAsksForTheInspectorsAnswerUnlessTheInspectorIsOff) {
     const auto on = parse_json_request(R"({"html": "<p>hi</p>", "options": {"inspect": true}})", {}, server_config());
     ASSERT_TRUE(on.ok()) << on.error().message;

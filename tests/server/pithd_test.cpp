@@ -425,6 +425,22 @@ TEST(Pithd, MemoryBudgetRefusesABodyItHasNoRoomForAt503) {
     EXPECT_EQ(metrics.sum("pithd_memory_reserved_bytes", {}), 0) << "reservations outlived their requests";
 }
 
+TEST(Pithd, AJsonBodyWhoseParseHasNoRoomIsRefusedBeforeItIsParsed) {
+    // 4 MiB of budget holds the 1 MB body, not the five copies its parse may
+    // make beside it: 503 before the parse, where a parse would answer 400.
+    START_PITHD(pithd, args_with({"--memory-budget-bytes", "4194304"}));
+    const std::string unclosed = R"({"html": ")" + std::string(1'000'000, 'a');
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract", kJson, unclosed);
+    EXPECT_EQ(r.status, 503U) << r.body.substr(0, 300);
+    EXPECT_EQ(error_code_of(r), "overloaded");
+    EXPECT_NE(r.body.find("memory budget"), std::string::npos) << r.body;
+    const HttpResult small = http_request(pithd.port(), "POST", "/extract", kJson, json_request(article_page(3)));
+    EXPECT_EQ(small.status, 200U) << small.body.substr(0, 300);
+    const PromParse metrics = scrape(pithd.port());
+    EXPECT_EQ(metrics.sum("pithd_memory_refusals_total", {}), 1);
+    EXPECT_EQ(metrics.sum("pithd_memory_reserved_bytes", {}), 0) << "reservations outlived their requests";
+}
+
 TEST(Pithd, APageOverItsWorkingMemoryIs422TooMuchMemory) {
     START_PITHD(pithd, args_with({}));
     std::string page = "<html><body>";
