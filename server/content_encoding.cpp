@@ -13,13 +13,34 @@ namespace {
 
 constexpr std::size_t kChunk = 64U * 1024U;
 
+// Makes room for one more chunk at the end of `out`. A string that must grow
+// takes a buffer twice its capacity (never past what the limit needs) and
+// copies into it, so `hold` is asked for both buffers and `input_bytes`
+// before the new one is taken.
+std::optional<Error> make_room(std::string& out, std::size_t input_bytes, std::size_t max_bytes,
+                               const HoldMemory& hold) {
+    const std::size_t wanted = out.size() + kChunk;
+    if (wanted > out.capacity()) {
+        const std::size_t capacity = std::max(wanted, std::min(2 * out.capacity(), max_bytes + kChunk));
+        if (hold) {
+            if (std::optional<Error> refused = hold(input_bytes + out.capacity() + capacity)) {
+                return refused;
+            }
+        }
+        out.reserve(capacity);
+    }
+    out.resize(wanted);
+    return std::nullopt;
+}
+
 Error too_large(std::size_t max_bytes) {
     return Error{ErrorCode::too_large,
                  "the decompressed body is over the limit of " + std::to_string(max_bytes) + " bytes"};
 }
 
 // gzip, zlib-wrapped deflate, or raw deflate (window_bits 15 + 32, 15, -15).
-Result<std::string> inflate_with(std::string_view input, int window_bits, std::size_t max_bytes) {
+Result<std::string> inflate_with(std::string_view input, int window_bits, std::size_t max_bytes,
+                                 const HoldMemory& hold) {
     z_stream stream{};
     if (inflateInit2(&stream, window_bits) != Z_OK) {
         return Error{ErrorCode::internal, "zlib could not start"};
@@ -30,7 +51,9 @@ Result<std::string> inflate_with(std::string_view input, int window_bits, std::s
     std::string out;
     for (;;) {
         const std::size_t old_size = out.size();
-        out.resize(old_size + kChunk);
+        if (std::optional<Error> refused = make_room(out, input.size(), max_bytes, hold)) {
+            return std::move(*refused);
+        }
         stream.next_out = reinterpret_cast<Bytef*>(out.data() + old_size);
         stream.avail_out = static_cast<uInt>(kChunk);
         const int status = inflate(&stream, Z_NO_FLUSH);
@@ -51,7 +74,7 @@ Result<std::string> inflate_with(std::string_view input, int window_bits, std::s
     }
 }
 
-Result<std::string> unbrotli(std::string_view input, std::size_t max_bytes) {
+Result<std::string> unbrotli(std::string_view input, std::size_t max_bytes, const HoldMemory& hold) {
     const std::unique_ptr<BrotliDecoderState, void (*)(BrotliDecoderState*)> decoder(
         BrotliDecoderCreateInstance(nullptr, nullptr, nullptr), BrotliDecoderDestroyInstance);
     if (!decoder) {
@@ -62,7 +85,9 @@ Result<std::string> unbrotli(std::string_view input, std::size_t max_bytes) {
     std::string out;
     for (;;) {
         const std::size_t old_size = out.size();
-        out.resize(old_size + kChunk);
+        if (std::optional<Error> refused = make_room(out, input.size(), max_bytes, hold)) {
+            return std::move(*refused);
+        }
         auto* next_out = reinterpret_cast<std::uint8_t*>(out.data() + old_size);
         std::size_t available_out = kChunk;
         const BrotliDecoderResult result =
@@ -100,7 +125,8 @@ std::string trimmed_lower(std::string_view text) {
 
 }  // namespace
 
-Result<std::string> decode_content(std::string_view content_encoding, std::string body, std::size_t max_bytes) {
+Result<std::string> decode_content(std::string_view content_encoding, std::string body, std::size_t max_bytes,
+                                   const HoldMemory& hold) {
     std::vector<std::string> codings;
     while (!content_encoding.empty()) {
         const std::size_t comma = std::min(content_encoding.find(','), content_encoding.size());
@@ -117,15 +143,15 @@ Result<std::string> decode_content(std::string_view content_encoding, std::strin
     for (auto it = codings.rbegin(); it != codings.rend(); ++it) {
         Result<std::string> decoded = Error{ErrorCode::upstream_error, "unsupported content coding \"" + *it + "\""};
         if (*it == "gzip" || *it == "x-gzip") {
-            decoded = inflate_with(body, 15 + 32, max_bytes);
+            decoded = inflate_with(body, 15 + 32, max_bytes, hold);
         } else if (*it == "deflate") {
             // RFC 9110 means zlib-wrapped, but some servers send raw deflate.
-            decoded = inflate_with(body, 15, max_bytes);
+            decoded = inflate_with(body, 15, max_bytes, hold);
             if (!decoded && decoded.error().code == ErrorCode::upstream_error) {
-                decoded = inflate_with(body, -15, max_bytes);
+                decoded = inflate_with(body, -15, max_bytes, hold);
             }
         } else if (*it == "br") {
-            decoded = unbrotli(body, max_bytes);
+            decoded = unbrotli(body, max_bytes, hold);
         }
         if (!decoded) {
             return std::move(decoded).error();

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "memory_budget.hpp"
 #include "pith/result.hpp"
 
 namespace pith::server {
@@ -16,8 +17,10 @@ namespace pith::server {
 // Decodes `body` as `content_encoding` says ("gzip", "br", "deflate, br", "" or
 // "identity"; codings are undone last-applied first). Errors: too_large when the
 // decoded size would pass `max_bytes` (the message names it), upstream_error for
-// a corrupt stream or an unknown coding.
+// a corrupt stream or an unknown coding. `hold`, when given, is asked before
+// the output's buffer grows (with the input, and the old buffer while it is
+// copied), and its error ends the decoding.
 [[nodiscard]] Result<std::string> decode_content(std::string_view content_encoding, std::string body,
-                                                 std::size_t max_bytes);
+                                                 std::size_t max_bytes, const HoldMemory& hold = {});
 
 }  // namespace pith::server

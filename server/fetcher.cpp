@@ -41,6 +41,8 @@ using error_code = boost::system::error_code;
 namespace {
 
 constexpr std::uint32_t kMaxResponseHeaderBytes = 64U * 1024U;
+// The most one read of the body takes from the socket (Beast's read size).
+constexpr std::size_t kReadBytes = 64U * 1024U;
 
 struct FetchUrl {
     bool tls = false;
@@ -153,12 +155,13 @@ struct Shared {
 class FetchOperation : public std::enable_shared_from_this<FetchOperation> {
 public:
     FetchOperation(std::shared_ptr<Shared> shared, std::string url, Clock::time_point request_deadline,
-                   Fetcher::Done done)
+                   HoldMemory hold, Fetcher::Done done)
         : shared_(std::move(shared)),
           url_(std::move(url)),
           request_deadline_(request_deadline),
           start_(Clock::now()),
           deadline_(std::min(request_deadline, start_ + shared_->config.total_timeout)),
+          hold_(std::move(hold)),
           done_(std::move(done)),
           strand_(net::make_strand(shared_->ioc)),
           resolver_(strand_),
@@ -372,13 +375,35 @@ private:
         content_encoding_ = std::string(response[http::field::content_encoding]);
         phase_ = Phase::reading;
         lowest().expires_at(deadline_);
+        read_body();
+    }
+
+    // The body is read a part at a time, each one admitted by the memory
+    // budget before it is read.
+    void read_body() {
+        if (std::optional<Error> refused = hold_ ? hold_(held_after_next_read()) : std::nullopt) {
+            finish_error(std::move(*refused));
+            return;
+        }
         with_stream([&](auto& stream) {
-            http::async_read(stream, buffer_, *parser_,
-                             beast::bind_front_handler(&FetchOperation::on_body, shared_from_this()));
+            http::async_read_some(stream, buffer_, *parser_,
+                                  beast::bind_front_handler(&FetchOperation::on_body_part, shared_from_this()));
         });
     }
 
-    void on_body(error_code ec, std::size_t bytes) {
+    // What the fetch holds once the next read is in: the body's string (which,
+    // to grow, copies itself into a buffer twice its capacity) and the read
+    // buffer. The string was given the Content-Length's room when there is one.
+    [[nodiscard]] std::size_t held_after_next_read() const {
+        const std::string& body = parser_->get().body();
+        const std::size_t most = parser_->content_length().value_or(shared_->config.max_response_bytes);
+        const std::size_t wanted = std::min(body.size() + kReadBytes, static_cast<std::size_t>(most));
+        const std::size_t strings =
+            wanted <= body.capacity() ? body.capacity() : body.capacity() + std::max(wanted, 2 * body.capacity());
+        return strings + std::max(buffer_.capacity(), kReadBytes);
+    }
+
+    void on_body_part(error_code ec, std::size_t bytes) {
         bytes_ += bytes;
         if (ec == ssl::error::stream_truncated) {
             // Servers often close TLS without close_notify; for a body framed by
@@ -391,9 +416,13 @@ private:
             finish_error(read_error(ec));
             return;
         }
+        if (!parser_->is_done()) {
+            read_body();
+            return;
+        }
         std::string body = parser_->release().body();
         Result<std::string> decoded =
-            decode_content(content_encoding_, std::move(body), shared_->config.max_decompressed_bytes);
+            decode_content(content_encoding_, std::move(body), shared_->config.max_decompressed_bytes, hold_);
         if (!decoded) {
             finish_error(std::move(decoded).error());
             return;
@@ -485,6 +514,7 @@ private:
     const Clock::time_point request_deadline_;
     const Clock::time_point start_;
     const Clock::time_point deadline_;  // the sooner of the request deadline and the total timeout
+    HoldMemory hold_;                   // the request's memory, asked before the body grows
     Fetcher::Done done_;
     net::strand<net::io_context::executor_type> strand_;
     tcp::resolver resolver_;
@@ -510,8 +540,9 @@ class HttpFetcher final : public Fetcher {
 public:
     explicit HttpFetcher(std::shared_ptr<Shared> shared) : shared_(std::move(shared)) {}
 
-    void fetch(std::string url, Clock::time_point deadline, Done done) override {
-        std::make_shared<FetchOperation>(shared_, std::move(url), deadline, std::move(done))->start();
+    void fetch(std::string url, Clock::time_point deadline, HoldMemory hold, Done done) override {
+        std::make_shared<FetchOperation>(shared_, std::move(url), deadline, std::move(hold), std::move(done))
+            ->start();
     }
 
 private:

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +38,10 @@ private:
     const std::size_t capacity_;
     std::atomic<std::size_t> reserved_{0};  // the sum of live reservations
 };
+
+// Asked before work holds more memory: the bytes it would then hold in all.
+// An error (overloaded) refuses them, and the work ends with it.
+using HoldMemory = std::function<std::optional<Error>(std::size_t bytes)>;
 
 // One request's share of the budget, released when it is destroyed.
 class MemoryReservation {

@@ -343,13 +343,10 @@ void Service::run_extract_job(const std::shared_ptr<ExtractJob>& job) {
     const bool is_json = media.type == "application/json";
     // A JSON parse holds copies of the page beside the body until it ends
     // (kJsonParseFactor); a text/html body is moved, not copied.
-    std::optional<MemoryReservation> parse_memory;
+    std::shared_ptr<MemoryReservation> parse_memory;
     if (is_json) {
-        const std::size_t parse_bytes = kJsonParseFactor * job->request.body.size();
-        parse_memory = MemoryReservation::take(memory_, parse_bytes);
-        if (!parse_memory) {
-            metrics_.record_memory_refusal();
-            job->reply(error_response(memory_.refusal(parse_bytes), request_id));
+        if (std::optional<Error> refused = hold_memory(parse_memory, kJsonParseFactor * job->request.body.size())) {
+            job->reply(error_response(*refused, request_id));
             return;
         }
     }
@@ -376,7 +373,10 @@ void Service::run_extract_job(const std::shared_ptr<ExtractJob>& job) {
             request_id));
         return;
     }
-    fetcher_->fetch(job->parsed.url, job->deadline, [this, job](FetchResult fetched) {
+    // The fetched body is held in the request's reservation (its own body is
+    // gone), which the extraction then grows to the page's estimate.
+    HoldMemory hold = [this, job](std::size_t bytes) { return hold_memory(job->request.memory, bytes); };
+    fetcher_->fetch(job->parsed.url, job->deadline, std::move(hold), [this, job](FetchResult fetched) {
         if (fetched.error) {
             HttpResponse response = error_response(*fetched.error, job->request.request_id, fetched.upstream_status);
             response.extraction_status = "fetch_failed";
@@ -391,6 +391,19 @@ void Service::run_extract_job(const std::shared_ptr<ExtractJob>& job) {
     });
 }
 
+std::optional<Error> Service::hold_memory(std::shared_ptr<MemoryReservation>& reservation, std::size_t bytes) {
+    if (!reservation) {
+        if (std::optional<MemoryReservation> taken = MemoryReservation::take(memory_, bytes)) {
+            reservation = std::make_shared<MemoryReservation>(std::move(*taken));
+            return std::nullopt;
+        }
+    } else if (reservation->grow_to(bytes)) {
+        return std::nullopt;
+    }
+    metrics_.record_memory_refusal();
+    return memory_.refusal(bytes);
+}
+
 void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
     const std::string& request_id = job->request.request_id;
     ExtractRequest& request = job->parsed;
@@ -402,21 +415,10 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
     if (rules_.size() > 0) {
         request.options.rules = &rules_;
     }
-    // The page's working memory joins the body's bytes in the reservation
-    // before the parse; a request that came without one (a fetched page) takes
-    // its own here.
-    std::shared_ptr<MemoryReservation>& reservation = job->request.memory;
-    request.options.admit = [this, &reservation](const extract::CostEstimate& cost) -> std::optional<Error> {
-        if (!reservation) {
-            if (std::optional<MemoryReservation> taken = MemoryReservation::take(memory_, cost.memory_bytes)) {
-                reservation = std::make_shared<MemoryReservation>(std::move(*taken));
-                return std::nullopt;
-            }
-        } else if (reservation->grow_to(cost.memory_bytes)) {
-            return std::nullopt;
-        }
-        metrics_.record_memory_refusal();
-        return memory_.refusal(cost.memory_bytes);
+    // The page's working memory joins what the request holds (its body, or
+    // the fetched page) in its reservation before the parse.
+    request.options.admit = [this, &job](const extract::CostEstimate& cost) {
+        return hold_memory(job->request.memory, cost.memory_bytes);
     };
     const Clock::time_point start = Clock::now();
     // The inspector's request runs every strategy; its metrics are the asked one's.

@@ -68,7 +68,9 @@ class Fetcher {
 public:
     using Done = std::function<void(FetchResult)>;
     virtual ~Fetcher() = default;
-    virtual void fetch(std::string url, Clock::time_point deadline, Done done) = 0;
+    // `hold` is asked before the fetch holds more of the body, raw or decoded;
+    // its error ends the fetch.
+    virtual void fetch(std::string url, Clock::time_point deadline, HoldMemory hold, Done done) = 0;
 };
 
 class Service {
@@ -108,6 +110,9 @@ private:
     void run_extract_job(const std::shared_ptr<ExtractJob>& job);
     void extract_and_reply(const std::shared_ptr<ExtractJob>& job);
     void submit(std::shared_ptr<ExtractJob> job, void (Service::*step)(const std::shared_ptr<ExtractJob>&));
+    // Grows `reservation` (taking one when there is none) to `bytes` in all;
+    // the overloaded error, counted, when the budget has no room.
+    std::optional<Error> hold_memory(std::shared_ptr<MemoryReservation>& reservation, std::size_t bytes);
 
     const config::ServerConfig& config_;
     Metrics& metrics_;

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+#include <vector>
+
 #include "test_origin.hpp"
 
 namespace pith::server {
@@ -26,6 +30,36 @@ TEST(ContentEncoding, UndoesGzipDeflateAndBrotli) {
 
 TEST(ContentEncoding, UndoesSeveralCodingsLastFirst) {
     EXPECT_EQ(*decode_content("gzip, br", test::brotli(test::gzip(kText)), 1U << 20U), kText);
+}
+
+TEST(ContentEncoding, AsksForMemoryBeforeTheOutputGrowsAndStopsWhenRefused) {
+    const std::string text(4U << 20U, 'a');
+    for (const auto& [coding, body] : {std::pair{"gzip", test::gzip(text)}, std::pair{"br", test::brotli(text)}}) {
+        std::vector<std::size_t> asked;
+        const auto decoded = decode_content(coding, body, 16U << 20U, [&](std::size_t bytes) -> std::optional<Error> {
+            asked.push_back(bytes);
+            return std::nullopt;
+        });
+        ASSERT_TRUE(decoded.ok()) << coding;
+        EXPECT_EQ(*decoded, text) << coding;
+        ASSERT_FALSE(asked.empty()) << coding;
+        EXPECT_TRUE(std::is_sorted(asked.begin(), asked.end())) << coding;
+        // The last ask covers the input and the output's buffer at its largest.
+        EXPECT_GE(asked.back(), body.size() + decoded->capacity()) << coding;
+        EXPECT_LT(asked.size(), 16U) << coding << ": the buffer grows by doubling, not chunk by chunk";
+
+        std::size_t allowed = 0;
+        const auto refused = decode_content(coding, body, 16U << 20U, [&](std::size_t bytes) -> std::optional<Error> {
+            if (bytes > (1U << 20U)) {
+                return Error{ErrorCode::overloaded, "no room for " + std::to_string(bytes)};
+            }
+            allowed = std::max(allowed, bytes);
+            return std::nullopt;
+        });
+        ASSERT_FALSE(refused.ok()) << coding;
+        EXPECT_EQ(refused.error().code, ErrorCode::overloaded) << coding;
+        EXPECT_LE(allowed, std::size_t{1} << 20U) << coding;
+    }
 }
 
 TEST(ContentEncoding, StopsABombAtTheLimit) {

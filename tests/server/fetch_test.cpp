@@ -214,6 +214,43 @@ TEST(Fetch, GzipBombIsStoppedAtTheDecompressedLimit) {
     EXPECT_NE(r.body.find("33554432"), std::string::npos) << r.body;
 }
 
+TEST(Fetch, ABodyIsHeldWithinTheMemoryBudgetAsItArrivesAndAsItIsDecoded) {
+    // 8 MiB of budget, and limits that would let each body through: 12 MB of
+    // page, with a Content-Length and without, and a gzip bomb under the 32 MiB
+    // decompressed limit's 502. Each fetch is stopped, 503, when it would hold
+    // more than the budget has room for, before the extraction is reached.
+    const std::string big(12U << 20U, 'x');
+    const std::string bomb = gzip(std::string(256U << 20U, ' '));
+    TestOrigin origin("127.0.0.1", [&](const std::string& target) {
+        if (target == "/small") {
+            return OriginResponse{200, kHtmlType, page("Small")};
+        }
+        if (target == "/bomb") {
+            return OriginResponse{200, {{"Content-Type", "text/html"}, {"Content-Encoding", "gzip"}}, bomb};
+        }
+        OriginResponse response{200, kHtmlType, big};
+        response.close_delimited = target == "/unframed";
+        return response;
+    });
+    START_PITHD(pithd, allowing_loopback({"--memory-budget-bytes", "8388608", "--fetch-max-decompressed-bytes",
+                                          "33554432"}));
+    for (const char* path : {"/framed", "/unframed", "/bomb"}) {
+        const HttpResult r = fetch(pithd, origin.url(path));
+        EXPECT_EQ(r.status, 503U) << path << ": " << r.body.substr(0, 300);
+        EXPECT_EQ(error_code_of(r), "overloaded") << path;
+        EXPECT_NE(r.body.find("memory budget"), std::string::npos) << r.body;
+        EXPECT_EQ(r.header("retry-after"), "1") << path;
+    }
+    const HttpResult small = fetch(pithd, origin.url("/small"));
+    EXPECT_EQ(small.status, 200U) << small.body.substr(0, 300);
+    const PromParse metrics = parse_prometheus(http_request(pithd.port(), "GET", "/metrics").body);
+    ASSERT_EQ(metrics.error, "");
+    EXPECT_EQ(metrics.sum("pithd_fetches_total", {{"result", "overloaded"}}), 3) << "refused while fetching";
+    EXPECT_EQ(metrics.sum("pithd_fetches_total", {{"result", "ok"}}), 1);
+    EXPECT_EQ(metrics.sum("pithd_memory_refusals_total", {}), 3);
+    EXPECT_EQ(metrics.sum("pithd_memory_reserved_bytes", {}), 0) << "reservations outlived their requests";
+}
+
 TEST(Fetch, NonHtmlIsRefused) {
     TestOrigin origin("127.0.0.1", [](const std::string&) {
         return OriginResponse{200, {{"Content-Type", "application/pdf"}}, "%PDF-1.7"};
