@@ -126,6 +126,7 @@ private:
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     http::response<http::string_body> response_;
+    std::shared_ptr<MemoryReservation> response_memory_;  // the answer's share of the budget while it is written
     net::steady_timer deadline_timer_;
     std::shared_ptr<Server> server_;
     Service& service_;
@@ -401,6 +402,7 @@ void Session::answer_error(ErrorCode code, std::string message) {
 void Session::do_write(HttpResponse response, bool close) {
     const bool keep_alive = keep_alive_ && !close && !service_.draining();
     extraction_status_ = std::move(response.extraction_status);
+    response_memory_ = std::move(response.memory);
     response_ = {};
     response_.version(11);
     response_.result(response.status);
@@ -424,6 +426,8 @@ void Session::do_write(HttpResponse response, bool close) {
 }
 
 void Session::on_write(bool close, error_code ec, std::size_t bytes) {
+    response_.body() = std::string();  // written (or failed): the answer and its reservation go
+    response_memory_.reset();
     const std::string_view path = path_of(head_.target);
     const Route route = route_of(path);
     const auto status = static_cast<unsigned>(response_.result_int());

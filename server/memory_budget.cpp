@@ -58,6 +58,13 @@ bool MemoryReservation::grow_to(std::size_t bytes) noexcept {
     return true;
 }
 
+void MemoryReservation::shrink_to(std::size_t bytes) noexcept {
+    if (bytes < bytes_) {
+        budget_->release(bytes_ - bytes);
+        bytes_ = bytes;
+    }
+}
+
 namespace {
 
 // A limit read from `path`: a number of bytes, or nullopt for "max", a

@@ -57,6 +57,8 @@ public:
     // Grows the reservation to `bytes` (never shrinks it); false, unchanged,
     // when the growth does not fit.
     [[nodiscard]] bool grow_to(std::size_t bytes) noexcept;
+    // Gives back what is over `bytes` (never grows it).
+    void shrink_to(std::size_t bytes) noexcept;
     [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
 
 private:

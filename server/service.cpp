@@ -451,6 +451,10 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
                                    : article_body(std::move(article), request, request_id);
     }
     response.extraction_status = std::string(outcome_label(outcome));
+    if (job->request.memory) {
+        job->request.memory->shrink_to(response.body.size());
+        response.memory = job->request.memory;
+    }
     job->reply(std::move(response));
 }
 

@@ -51,6 +51,10 @@ struct HttpResponse {
     std::string body;
     std::vector<std::pair<std::string, std::string>> headers;  // Retry-After, Allow, ...
     std::string extraction_status;  // for the access log; "" when nothing was extracted
+    // An extraction's answer keeps its request's reservation, cut to the
+    // answer's size, until it is written: a client that does not read cannot
+    // make pithd hold answers outside the budget.
+    std::shared_ptr<MemoryReservation> memory;
 };
 
 // A page a fetch brought back, or why it did not.

@@ -1,6 +1,9 @@
 // pithd end to end: each test starts the real binary on 127.0.0.1 port 0 with
 // the settings it needs, talks HTTP/1.1 to it and checks statuses, headers,
 // bodies, metrics and the process's exit.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <signal.h>
 
 #include <gtest/gtest.h>
@@ -439,6 +442,46 @@ TEST(Pithd, AJsonBodyWhoseParseHasNoRoomIsRefusedBeforeItIsParsed) {
     const PromParse metrics = scrape(pithd.port());
     EXPECT_EQ(metrics.sum("pithd_memory_refusals_total", {}), 1);
     EXPECT_EQ(metrics.sum("pithd_memory_reserved_bytes", {}), 0) << "reservations outlived their requests";
+}
+
+TEST(Pithd, AnAnswerHoldsItsShareOfTheBudgetUntilItIsWritten) {
+    // A client that asks for a large answer and reads nothing: with a 4 KiB
+    // receive window the answer (about 6 MB) stays in pithd, in its budget.
+    START_PITHD(pithd, args_with({}));
+    const std::string page = article_page(26'000);
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    const int window = 4096;
+    ASSERT_EQ(::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &window, sizeof window), 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(pithd.port());
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+    Connection silent(fd);
+    ASSERT_TRUE(silent.send_all("POST /extract HTTP/1.1\r\nHost: t\r\nContent-Type: text/html\r\nContent-Length: " +
+                                std::to_string(page.size()) + "\r\n\r\n" + page));
+    // Extracted, and the page's estimate given back for the answer's size.
+    const double estimate_floor = 4.0 * static_cast<double>(page.size());
+    double reserved = -1;
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(30.0 * kTimeScale);
+    while (std::chrono::steady_clock::now() < give_up) {
+        const PromParse metrics = scrape(pithd.port());
+        reserved = metrics.sum("pithd_memory_reserved_bytes", {});
+        if (metrics.sum("pithd_extractions_total", {}) == 1 && reserved < estimate_floor) {
+            break;
+        }
+        std::this_thread::sleep_for(50ms);
+    }
+    EXPECT_LT(reserved, estimate_floor) << "the page's estimate was kept, not the answer's size";
+    EXPECT_GT(reserved, 4'000'000) << "the unread answer is held outside the budget";
+    silent.close();  // the write fails, and the answer and its reservation go
+    double left = reserved;
+    for (int i = 0; i < 200 && left > 0; ++i) {
+        std::this_thread::sleep_for(25ms);
+        left = scrape(pithd.port()).sum("pithd_memory_reserved_bytes", {});
+    }
+    EXPECT_EQ(left, 0) << "reservations outlived their requests";
 }
 
 TEST(Pithd, APageOverItsWorkingMemoryIs422TooMuchMemory) {
