@@ -38,6 +38,20 @@ TEST(MemoryBudget, GrowingAReservationTakesOnlyTheDifferenceAndFailsWhole) {
     EXPECT_EQ(budget.reserved(), 80U);
 }
 
+TEST(MemoryBudget, ShrinkingGivesBackTheExcessAndNeverGrows) {
+    MemoryBudget budget(100);
+    std::optional<MemoryReservation> page = MemoryReservation::take(budget, 90);
+    ASSERT_TRUE(page.has_value());
+    page->shrink_to(20);
+    EXPECT_EQ(page->bytes(), 20U);
+    EXPECT_EQ(budget.reserved(), 20U);
+    page->shrink_to(60);  // never grows
+    EXPECT_EQ(budget.reserved(), 20U);
+    EXPECT_TRUE(MemoryReservation::take(budget, 80).has_value()) << "what was given back can be taken";
+    page.reset();
+    EXPECT_EQ(budget.reserved(), 0U);
+}
+
 TEST(MemoryBudget, RefusalIsOverloadedAndNamesTheFigures) {
     MemoryBudget budget(std::size_t{768} << 20U);
     std::optional<MemoryReservation> held = MemoryReservation::take(budget, std::size_t{700} << 20U);
