@@ -248,7 +248,7 @@ TEST(Fetch, ABodyIsHeldWithinTheMemoryBudgetAsItArrivesAndAsItIsDecoded) {
     EXPECT_EQ(metrics.sum("pithd_fetches_total", {{"result", "overloaded"}}), 3) << "refused while fetching";
     EXPECT_EQ(metrics.sum("pithd_fetches_total", {{"result", "ok"}}), 1);
     EXPECT_EQ(metrics.sum("pithd_memory_refusals_total", {}), 3);
-    EXPECT_EQ(metrics.sum("pithd_memory_reserved_bytes", {}), 0) << "reservations outlived their requests";
+    EXPECT_EQ(settled_reserved_bytes(pithd.port()), 0) << "reservations outlived their requests";
 }
 
 TEST(Fetch, NonHtmlIsRefused) {

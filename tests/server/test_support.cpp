@@ -21,6 +21,8 @@
 
 #include <gtest/gtest.h>
 
+#include "time_scale.hpp"
+
 #ifndef PITHD_PATH
 #error "PITHD_PATH must name the pithd binary (set by tests/CMakeLists.txt)"
 #endif
@@ -624,6 +626,18 @@ PromParse parse_prometheus(std::string_view text) {
         }
     }
     return out;
+}
+
+double settled_reserved_bytes(std::uint16_t port) {
+    double reserved = -1;
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(5.0 * kTimeScale);
+    do {
+        if (reserved >= 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        reserved = parse_prometheus(http_request(port, "GET", "/metrics").body).sum("pithd_memory_reserved_bytes", {});
+    } while (reserved != 0 && std::chrono::steady_clock::now() < give_up);
+    return reserved;
 }
 
 }  // namespace pith::test

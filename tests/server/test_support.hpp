@@ -133,4 +133,9 @@ struct PromParse {
 };
 PromParse parse_prometheus(std::string_view text);
 
+// pithd_memory_reserved_bytes once it is 0, or what it still is after a few
+// seconds: an answer holds its reservation until its write completes, which
+// pithd learns a moment after the client has read it.
+double settled_reserved_bytes(std::uint16_t port);
+
 }  // namespace pith::test
