@@ -1,9 +1,11 @@
 // pithd admits work by memory as well as by count. Every /extract request holds
 // a reservation from its head on: first its body's size (with the JSON parse's
-// copies beside it while it runs, kJsonParseFactor), then, once the worker has
-// scanned the page's tags, the extraction's estimated working memory (which
-// counts the page itself). The sum of reservations never passes the budget; a
-// request that does not fit is answered 503 with Retry-After, like a full queue.
+// copies beside it while it runs, kJsonParseFactor), or a fetched page as it
+// arrives and is decoded; then, once the worker has scanned the page's tags,
+// the extraction's estimated working memory (which counts the page itself);
+// last, cut to its answer's size, until the answer is written. The sum of
+// reservations never passes the budget; a request that does not fit is
+// answered 503 with Retry-After, like a full queue.
 //
 // Thread-safety: MemoryBudget is shared by every I/O and worker thread (its
 // counter is atomic); a MemoryReservation belongs to one request at a time.
