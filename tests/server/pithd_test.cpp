@@ -1,9 +1,6 @@
 // pithd end to end: each test starts the real binary on 127.0.0.1 port 0 with
 // the settings it needs, talks HTTP/1.1 to it and checks statuses, headers,
 // bodies, metrics and the process's exit.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <signal.h>
 
 #include <gtest/gtest.h>
@@ -449,17 +446,10 @@ TEST(Pithd, AnAnswerHoldsItsShareOfTheBudgetUntilItIsWritten) {
     // receive window the answer (about 6 MB) stays in pithd, in its budget.
     START_PITHD(pithd, args_with({}));
     const std::string page = article_page(26'000);
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    ASSERT_GE(fd, 0);
-    const int window = 4096;
-    ASSERT_EQ(::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &window, sizeof window), 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(pithd.port());
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
-    Connection silent(fd);
-    ASSERT_TRUE(silent.send_all("POST /extract HTTP/1.1\r\nHost: t\r\nContent-Type: text/html\r\nContent-Length: " +
+    std::string error;
+    std::optional<Connection> silent = Connection::open(pithd.port(), &error, 4096);
+    ASSERT_TRUE(silent) << error;
+    ASSERT_TRUE(silent->send_all("POST /extract HTTP/1.1\r\nHost: t\r\nContent-Type: text/html\r\nContent-Length: " +
                                 std::to_string(page.size()) + "\r\n\r\n" + page));
     // Extracted, and the page's estimate given back for the answer's size.
     const double estimate_floor = 4.0 * static_cast<double>(page.size());
@@ -475,7 +465,7 @@ TEST(Pithd, AnAnswerHoldsItsShareOfTheBudgetUntilItIsWritten) {
     }
     EXPECT_LT(reserved, estimate_floor) << "the page's estimate was kept, not the answer's size";
     EXPECT_GT(reserved, 4'000'000) << "the unread answer is held outside the budget";
-    silent.close();  // the write fails, and the answer and its reservation go
+    silent->close();  // the write fails, and the answer and its reservation go
     EXPECT_EQ(settled_reserved_bytes(pithd.port()), 0) << "reservations outlived their requests";
 }
 

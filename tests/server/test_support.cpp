@@ -71,13 +71,16 @@ Connection& Connection::operator=(Connection&& other) noexcept {
     return *this;
 }
 
-std::optional<Connection> Connection::open(std::uint16_t port, std::string* error) {
+std::optional<Connection> Connection::open(std::uint16_t port, std::string* error, std::optional<int> receive_window) {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         if (error != nullptr) {
             *error = std::string("socket: ") + std::strerror(errno);
         }
         return std::nullopt;
+    }
+    if (receive_window) {  // before connect, so that the window offered is small from the start
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &*receive_window, sizeof *receive_window);
     }
     sockaddr_in address{};
     address.sin_family = AF_INET;

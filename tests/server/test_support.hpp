@@ -44,7 +44,9 @@ public:
     Connection& operator=(Connection&& other) noexcept;
 
     // Connects to 127.0.0.1:port; nullopt (with the reason in `error`) on failure.
-    static std::optional<Connection> open(std::uint16_t port, std::string* error = nullptr);
+    // A `receive_window` (bytes) caps what the server can send ahead of reads.
+    static std::optional<Connection> open(std::uint16_t port, std::string* error = nullptr,
+                                          std::optional<int> receive_window = std::nullopt);
 
     [[nodiscard]] bool is_open() const { return fd_ >= 0; }
     // Sends all of `data` within `timeout`.
