@@ -1,7 +1,9 @@
 """Where the bench scripts find the corpora, as the C++ tests do
 (tests/support/corpus.hpp): $PITH_CORPUS, else ../shared/corpus beside the
-repository; and the pages of each corpus, sorted, as pith_bench_speed lists them."""
+repository; and the pages of each corpus, sorted, as pith_bench_speed lists them.
+wcxb-dev keeps its pages gzipped: pages() unpacks them into a folder first."""
 
+import gzip
 import os
 from pathlib import Path
 
@@ -26,8 +28,26 @@ def find_root():
     return None, [str(c) for c in candidates]
 
 
-def pages(root, name, limit=None):
-    """The pages of corpus `name`, sorted by path; the first `limit` when given."""
+# Pages kept as html/NNNN.html.gz, with ground-truth/NNNN.json beside them.
+WCXB = "wcxb-dev"
+
+
+def pages(root, name, limit=None, unpack_to=None):
+    """The pages of corpus `name`, sorted by path; the first `limit` when given.
+    wcxb's pages are unpacked into `unpack_to` (a folder) and returned from there."""
+    if name == "wcxb":
+        if unpack_to is None:
+            raise ValueError("wcxb's pages are gzipped: give unpack_to")
+        found = sorted((root / WCXB / "html").glob("*.html.gz"))[:limit] if limit else \
+            sorted((root / WCXB / "html").glob("*.html.gz"))
+        unpacked = []
+        (unpack_to / "wcxb").mkdir(parents=True, exist_ok=True)
+        for page in found:
+            target = unpack_to / "wcxb" / page.name[:-3]
+            with gzip.open(page, "rb") as src:
+                target.write_bytes(src.read())
+            unpacked.append(target)
+        return unpacked
     folder, per_directory = CORPORA[name]
     if per_directory:
         found = sorted((root / folder).glob("*/source.html"))
