@@ -44,6 +44,7 @@
 #include "corpus.hpp"
 #include "pith/decode.hpp"
 #include "pith/extract.hpp"
+#include "pith/option_table.hpp"
 #include "token_f1.hpp"
 
 #ifndef PITH_SOURCE_DIR
@@ -78,24 +79,23 @@ void print_usage(std::FILE* out) {
                  "                          [--no-mozilla] [--json]\n");
 }
 
+// --fitness NAME=VALUE: the option table's fitness_NAME.
 bool set_fitness(pith::extract::FitnessOptions& fitness, std::string_view assignment) {
     const std::size_t eq = assignment.find('=');
-    if (eq == std::string_view::npos) {
+    const pith::extract::OptionRow* row =
+        eq == std::string_view::npos ? nullptr
+                                     : pith::extract::find_option("fitness_" + std::string(assignment.substr(0, eq)));
+    if (row == nullptr || row->group != "fitness") {
         return false;
     }
-    for (const auto& field : pith::extract::fitness_option_fields()) {
-        if (field.name == assignment.substr(0, eq)) {
-            const std::string value(assignment.substr(eq + 1));
-            char* end = nullptr;
-            const double number = std::strtod(value.c_str(), &end);
-            if (value.empty() || *end != '\0') {
-                return false;
-            }
-            fitness.*field.member = number;
-            return true;
-        }
+    pith::extract::ExtractOptions options;
+    options.fitness = fitness;
+    const std::string value(assignment.substr(eq + 1));
+    if (!pith::extract::set_option(options, *row, value, pith::extract::ValueForm::text)) {
+        return false;
     }
-    return false;
+    fitness = options.fitness;
+    return true;
 }
 
 std::optional<Options> parse_args(int argc, char** argv) {
@@ -389,7 +389,7 @@ Figures measure(Strategy strategy, const std::vector<AnnotatedPage>& annotated,
     extract_options.strategy = strategy;
     extract_options.fitness = options.fitness;
     pith::dom::BlockCache cache(pith::dom::kDefaultBlockCacheBytes);
-    extract_options.block_cache = &cache;
+    extract_options.runtime.block_cache = &cache;
     if (options.per_page) {
         std::printf("\n%s\n%-10s %4s %4s %4s %4s %8s  %s\n", std::string(strategy_name(strategy)).c_str(), "page",
                     "TP", "FN", "FP", "TN", "chars", "status");

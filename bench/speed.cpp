@@ -300,7 +300,7 @@ Run time_pipeline(const std::vector<Page>& pages, const pith::extract::ExtractOp
     // As a worker of pithd runs it: arena blocks kept from one page to the next.
     pith::dom::BlockCache blocks(pith::dom::kDefaultBlockCacheBytes);
     pith::extract::ExtractOptions worker_options = options;
-    worker_options.block_cache = &blocks;
+    worker_options.runtime.block_cache = &blocks;
     for (const Page& page : pages) {
         const auto t0 = Clock::now();
         const pith::extract::Article article = pith::extract::extract(page.raw, worker_options);
@@ -434,9 +434,9 @@ int main(int argc, char** argv) {
         gumbo_destroy_output(&kGumboDefaultOptions, output);
     }
     pith::extract::ExtractOptions extract_options;
-    extract_options.url = std::string(kPageUrl);
+    extract_options.input.url = std::string(kPageUrl);
     extract_options.strategy = options->strategy;
-    extract_options.markdown = options->markdown;
+    extract_options.render.markdown = options->markdown;
     std::size_t sane = 0;
     std::vector<std::string> insane;
     for (const Page& page : pages) {

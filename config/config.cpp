@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cctype>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -16,6 +18,8 @@
 #include <variant>
 
 #include <toml++/toml.h>
+
+#include "pith/option_table.hpp"
 
 extern char** environ;  // POSIX: the process environment
 
@@ -37,6 +41,7 @@ using RawValue = std::variant<std::string, std::int64_t, double, bool, std::vect
 struct Origin {
     std::string_view key;
     std::string source;  // "PITH_WORKERS", "--workers", "pith.toml"
+    bool typed = false;  // TOML keeps its types; the environment and flags give text
 };
 
 Error invalid(const Origin& origin, const std::string& what) {
@@ -100,25 +105,6 @@ Result<std::uint64_t> parse_unsigned(const RawValue& raw, const Origin& origin) 
     return invalid(origin, "expected an integer, got " + describe(raw));
 }
 
-Result<double> parse_number(const RawValue& raw, const Origin& origin) {
-    if (const auto* d = std::get_if<double>(&raw)) {
-        return *d;
-    }
-    if (const auto* i = std::get_if<std::int64_t>(&raw)) {
-        return static_cast<double>(*i);
-    }
-    if (const auto* s = std::get_if<std::string>(&raw)) {
-        double value = 0;
-        const char* end = s->data() + s->size();
-        const auto [ptr, ec] = std::from_chars(s->data(), end, value);
-        if (s->empty() || ec != std::errc{} || ptr != end || !std::isfinite(value)) {
-            return invalid(origin, "expected a number, got \"" + *s + "\"");
-        }
-        return value;
-    }
-    return invalid(origin, "expected a number, got " + describe(raw));
-}
-
 Result<bool> parse_bool(const RawValue& raw, const Origin& origin) {
     if (const auto* b = std::get_if<bool>(&raw)) {
         return *b;
@@ -177,7 +163,6 @@ using MillisRef = milliseconds& (*)(ServerConfig&);
 using BoolRef = bool& (*)(ServerConfig&);
 using StringRef = std::string& (*)(ServerConfig&);
 using ListRef = std::vector<std::string>& (*)(ServerConfig&);
-using NumberRef = double& (*)(ServerConfig&);
 
 // A const view through a mutable accessor: the table declares each field once.
 template <typename Ref>
@@ -244,29 +229,6 @@ Key bool_key(KeyInfo info, BoolRef ref) {
         [ref](const ServerConfig& c) { return std::string(read(ref, c) ? "true" : "false"); });
 }
 
-Key number_key(KeyInfo info, NumberRef ref, double min, double max) {
-    return make_key<double>(
-        info, parse_number,
-        [ref, min, max](ServerConfig& c, double value, const Origin& origin) -> Result<bool> {
-            if (value < min || value > max) {
-                std::ostringstream what;
-                what << "must be within [" << min << ", " << max << "], got " << value;
-                return invalid(origin, what.str());
-            }
-            ref(c) = value;
-            return true;
-        },
-        [ref](const ServerConfig& c) {
-            std::ostringstream out;
-            out << read(ref, c);
-            std::string text = out.str();
-            if (text.find_first_of(".e") == std::string::npos) {
-                text += ".0";  // a TOML float, not an integer
-            }
-            return text;
-        });
-}
-
 // `check` returns "" when the value is acceptable, else what is wrong with it.
 Key string_key(KeyInfo info, StringRef ref, std::string (*check)(const std::string&) = nullptr) {
     return make_key<std::string>(
@@ -302,34 +264,45 @@ Key list_key(KeyInfo info, ListRef ref) {
         });
 }
 
-// A pass flag of ExtractOptions::flags as a boolean key.
-Key pass_flag_key(KeyInfo info, extract::PassFlags flag) {
-    return make_key<bool>(
-        info, parse_bool,
-        [flag](ServerConfig& c, bool on, const Origin&) -> Result<bool> {
-            c.extract.flags = on ? (c.extract.flags | flag) : extract::without(c.extract.flags, flag);
-            return true;
-        },
-        [flag](const ServerConfig& c) {
-            return std::string(extract::has(c.extract.flags, flag) ? "true" : "false");
-        });
-}
-
-// An option enum of ExtractOptions as a string key, spelled as the API spells it.
-template <typename Enum>
-Key enum_key(KeyInfo info, Enum& (*ref)(ServerConfig&), std::optional<Enum> (*from_name)(std::string_view) noexcept,
-             std::string_view (*name_of)(Enum) noexcept, std::string_view choices) {
-    return make_key<std::string>(
-        info, parse_string,
-        [ref, from_name, choices](ServerConfig& c, std::string value, const Origin& origin) -> Result<bool> {
-            const std::optional<Enum> found = from_name(value);
-            if (!found) {
-                return invalid(origin, "must be one of " + std::string(choices) + "; got \"" + value + "\"");
-            }
-            ref(c) = *found;
-            return true;
-        },
-        [ref, name_of](const ServerConfig& c) { return toml_string(std::string(name_of(read(ref, c)))); });
+// An extraction option of the option table (pith/option_table.hpp) as the key
+// extract.NAME: the table reads and checks the value, so the key accepts what
+// the API and the CLI accept, with the same words.
+Key table_key(const extract::OptionRow& row, std::string_view key, std::string_view env, std::string_view flag) {
+    return Key{KeyInfo{key, env, flag, row.type, row.help},
+               [&row](ServerConfig& c, const RawValue& raw, const Origin& origin) -> Result<bool> {
+                   extract::OptionValue value;
+                   if (const auto* text = std::get_if<std::string>(&raw)) {
+                       value = *text;
+                   } else if (const auto* i = std::get_if<std::int64_t>(&raw)) {
+                       value = *i;
+                   } else if (const auto* d = std::get_if<double>(&raw)) {
+                       value = *d;
+                   } else if (const auto* b = std::get_if<bool>(&raw)) {
+                       value = *b;
+                   } else {
+                       return invalid(origin, "expected a single value, got " + describe(raw));
+                   }
+                   const auto form = origin.typed ? extract::ValueForm::typed : extract::ValueForm::text;
+                   if (auto set = extract::set_option(c.extract, row, value, form); !set) {
+                       return invalid(origin, set.error().message);
+                   }
+                   return true;
+               },
+               [&row](const ServerConfig& c) {
+                   const std::string value = row.show(c.extract);
+                   if (value.empty()) {
+                       return value;  // an optional without a value: no literal
+                   }
+                   switch (row.kind) {
+                   case extract::OptionKind::choice: return toml_string(value);
+                   case extract::OptionKind::number:
+                       // A TOML float, not an integer.
+                       return value.find_first_of(".en") == std::string::npos ? value + ".0" : value;
+                   case extract::OptionKind::integer:
+                   case extract::OptionKind::boolean: break;
+                   }
+                   return value;
+               }};
 }
 
 std::string check_listen(const std::string& value) {
@@ -465,81 +438,21 @@ const std::vector<Key>& key_table() {
                               "one line per request: method, path, status, bytes, duration, request id, "
                               "extraction status"},
                              [](ServerConfig& c) -> bool& { return c.log.access_log; }));
-        // [extract]: defaults of every request
-        t.push_back(enum_key<extract::Strategy>(
-            {"extract.strategy", "PITH_EXTRACT_STRATEGY", "--extract-strategy", "string",
-             "the default strategy: readability, lectito, fitness or auto (runs them and keeps the best)"},
-            [](ServerConfig& c) -> extract::Strategy& { return c.extract.strategy; }, extract::strategy_from_name,
-            extract::strategy_name, "readability, lectito, fitness, auto"));
-        t.push_back(enum_key<extract::SelectMode>(
-            {"extract.select_mode", "PITH_EXTRACT_SELECT_MODE", "--extract-select-mode", "string",
-             "how the readability strategy picks its container: readability or dom_smoothie"},
-            [](ServerConfig& c) -> extract::SelectMode& { return c.extract.select_mode; },
-            extract::select_mode_from_name, extract::select_mode_name, "readability, dom_smoothie"));
-        t.push_back(size_key({"extract.char_threshold", "PITH_EXTRACT_CHAR_THRESHOLD", "--extract-char-threshold",
-                              "integer", "article text length (UTF-16 units) a pass must reach before retries stop"},
-                             [](ServerConfig& c) -> std::size_t& { return c.extract.char_threshold; }, 0,
-                             100'000'000));
-        t.push_back(size_key({"extract.n_top_candidates", "PITH_EXTRACT_N_TOP_CANDIDATES",
-                              "--extract-n-top-candidates", "integer", "candidates kept per pass"},
-                             [](ServerConfig& c) -> std::size_t& { return c.extract.n_top_candidates; }, 1, 1000));
-        t.push_back(size_key({"extract.max_elements", "PITH_EXTRACT_MAX_ELEMENTS", "--extract-max-elements",
-                              "integer",
-                              "refuse pages with more elements (422 too_many_elements); 0 = unlimited; requests "
-                              "may only lower it"},
-                             [](ServerConfig& c) -> std::size_t& { return c.extract.max_elements; }, 0,
-                             1'000'000'000));
-        t.push_back(size_key({"extract.max_depth", "PITH_EXTRACT_MAX_DEPTH", "--extract-max-depth", "integer",
-                              "refuse pages nesting deeper than about this, before parsing (422 too_deep); "
-                              "0 = unlimited; requests may only lower it"},
-                             [](ServerConfig& c) -> std::size_t& { return c.extract.max_nesting_depth; }, 0,
-                             1'000'000));
-        t.push_back(size_key({"extract.max_attributes", "PITH_EXTRACT_MAX_ATTRIBUTES", "--extract-max-attributes",
-                              "integer",
-                              "refuse pages with an element carrying more attributes, before parsing "
-                              "(422 too_many_attributes); 0 = unlimited"},
-                             [](ServerConfig& c) -> std::size_t& { return c.extract.max_attributes_per_element; },
-                             0, 1'000'000));
-        t.push_back(size_key({"extract.max_memory_bytes", "PITH_EXTRACT_MAX_MEMORY_BYTES",
-                              "--extract-max-memory-bytes", "bytes",
-                              "refuse pages whose estimated working memory is larger, before parsing "
-                              "(422 too_much_memory); 0 = unlimited; requests may only lower it"},
-                             [](ServerConfig& c) -> std::size_t& { return c.extract.max_memory_bytes; }, 0,
-                             kMaxBytes));
-        t.push_back(size_key({"extract.max_input_bytes", "PITH_EXTRACT_MAX_INPUT_BYTES", "--extract-max-input-bytes",
-                              "bytes", "refuse HTML larger than this before decoding (413 input_too_large); 0 = unlimited"},
-                             [](ServerConfig& c) -> std::size_t& { return c.extract.max_input_bytes; }, 0,
-                             kMaxBytes));
-        t.push_back(pass_flag_key({"extract.strip_unlikelys", "PITH_EXTRACT_STRIP_UNLIKELYS",
-                                   "--extract-strip-unlikelys", "boolean",
-                                   "first pass removes unlikely candidates (navigation, comments, ...)"},
-                                  extract::PassFlags::strip_unlikelys));
-        t.push_back(pass_flag_key({"extract.weight_classes", "PITH_EXTRACT_WEIGHT_CLASSES", "--extract-weight-classes",
-                                   "boolean", "first pass weighs class and id names"},
-                                  extract::PassFlags::weight_classes));
-        t.push_back(pass_flag_key({"extract.clean_conditionally", "PITH_EXTRACT_CLEAN_CONDITIONALLY",
-                                   "--extract-clean-conditionally", "boolean",
-                                   "first pass cleans forms, tables, lists and divs that look like clutter"},
-                                  extract::PassFlags::clean_conditionally));
-        t.push_back(bool_key({"extract.retry", "PITH_EXTRACT_RETRY", "--extract-retry", "boolean",
-                              "drop one heuristic at a time while the text is shorter than char_threshold"},
-                             [](ServerConfig& c) -> bool& { return c.extract.retry; }));
-        t.push_back(bool_key({"extract.keep_classes", "PITH_EXTRACT_KEEP_CLASSES", "--extract-keep-classes",
-                              "boolean", "keep class attributes in the article HTML"},
-                             [](ServerConfig& c) -> bool& { return c.extract.keep_classes; }));
-        t.push_back(bool_key({"extract.disable_json_ld", "PITH_EXTRACT_DISABLE_JSON_LD",
-                              "--extract-disable-json-ld", "boolean", "ignore JSON-LD metadata"},
-                             [](ServerConfig& c) -> bool& { return c.extract.disable_json_ld; }));
-        t.push_back(number_key({"extract.min_confidence", "PITH_EXTRACT_MIN_CONFIDENCE", "--extract-min-confidence",
-                                "number",
-                                "articles whose confidence is under this come back with status low_confidence "
-                                "(the article still in them); 0 = never"},
-                               [](ServerConfig& c) -> double& { return c.extract.min_confidence; }, 0.0, 1.0));
-        t.push_back(number_key({"extract.link_density_modifier", "PITH_EXTRACT_LINK_DENSITY_MODIFIER",
-                                "--extract-link-density-modifier", "number",
-                                "added to the link-density thresholds of conditional cleaning, -1..1"},
-                               [](ServerConfig& c) -> double& { return c.extract.link_density_modifier; }, -1.0,
-                               1.0));
+        // [extract]: defaults of every request, one key per row of the option
+        // table but its presets (a policy stands for keys of its own).
+        static std::deque<std::string> names;  // the generated keys' text, alive as long as the table
+        for (const extract::OptionRow& row : extract::option_table()) {
+            if (row.preset) {
+                continue;
+            }
+            std::string env = "PITH_EXTRACT_" + std::string(row.name);
+            std::transform(env.begin(), env.end(), env.begin(),
+                           [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+            const std::string& key = names.emplace_back("extract." + std::string(row.name));
+            const std::string& env_name = names.emplace_back(std::move(env));
+            const std::string& flag = names.emplace_back("--extract-" + extract::option_flag(row).substr(2));
+            t.push_back(table_key(row, key, env_name, flag));
+        }
         // [fetch]
         t.push_back(bool_key({"fetch.enabled", "PITH_FETCH_ENABLED", "--fetch-enabled", "boolean",
                               "fetch pages for requests that give a url and no html"},
@@ -656,7 +569,7 @@ Result<bool> apply_toml(ServerConfig& config, const std::string& path, const std
             if (k == nullptr) {
                 return Error{ErrorCode::invalid_argument, key + " (" + path + "): unknown key"};
             }
-            const Origin origin{k->info.key, path};
+            const Origin origin{k->info.key, path, true};
             const std::optional<RawValue> raw = raw_from_toml(node);
             if (!raw) {
                 return invalid(origin, "unsupported value type");
@@ -791,6 +704,8 @@ Result<Loaded> load(const Sources& sources) {
             step = no_value(Action::check_config);
         } else if (arg == "--print-error-codes") {
             step = no_value(Action::print_error_codes);
+        } else if (arg == "--print-options") {
+            step = no_value(Action::print_options);
         } else if (arg == "--print-metrics-table") {
             step = no_value(Action::print_metrics_table);
         } else if (arg == "--config") {
@@ -879,6 +794,7 @@ std::string help_text() {
         "  --print-config         print the effective settings as TOML and exit\n"
         "  --print-config-table   print the settings table (Markdown) and exit\n"
         "  --print-error-codes    print every API error code with its HTTP status (JSON) and exit\n"
+        "  --print-options        print every /extract option with its kind, range and default (JSON) and exit\n"
         "  --print-metrics-table  print the table of exported metrics (Markdown) and exit\n"
         "  --version              print the version and exit\n"
         "  -h, --help             show this help\n"
@@ -888,7 +804,7 @@ std::string help_text() {
         out += "  " + std::string(k.info.flag) + " <" + std::string(k.info.type) + ">\n";
         out += "      " + std::string(k.info.meaning) + "\n";
         out += "      key " + std::string(k.info.key) + ", env " + std::string(k.info.env) +
-               ", default " + k.get(defaults) + "\n";
+               ", default " + (k.get(defaults).empty() ? std::string("(not set)") : k.get(defaults)) + "\n";
     }
     out += "\nSignals: SIGTERM and SIGINT drain in-flight requests, then exit 0; a second\n"
            "signal exits at once.\n";
@@ -901,6 +817,9 @@ std::string markdown_table() {
     for (const Key& k : key_table()) {
         std::string meaning(k.info.meaning);
         std::string value = k.get(defaults);
+        if (value.empty()) {
+            value = "(not set)";
+        }
         for (std::string* cell : {&meaning, &value}) {
             for (std::size_t pos = 0; (pos = cell->find('|', pos)) != std::string::npos; pos += 2) {
                 cell->replace(pos, 1, "\\|");
@@ -922,7 +841,10 @@ std::string to_toml(const ServerConfig& config) {
             section = key.substr(0, dot);
             out += (out.empty() ? "[" : "\n[") + std::string(section) + "]\n";
         }
-        out += std::string(key.substr(dot + 1)) + " = " + k.get(config) + "\n";
+        const std::string value = k.get(config);
+        // A key without a value (an optional option left unset) has no TOML literal.
+        out += value.empty() ? "# " + std::string(key.substr(dot + 1)) + " is not set\n"
+                             : std::string(key.substr(dot + 1)) + " = " + value + "\n";
     }
     return out;
 }

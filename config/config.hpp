@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pith/extract.hpp"
+#include "pith/options.hpp"
 #include "pith/result.hpp"
 
 #ifndef PITH_VERSION
@@ -125,7 +125,7 @@ struct Sources {
 [[nodiscard]] std::map<std::string, std::string> pith_environment();
 
 // What the command line asked for besides settings.
-enum class Action { run, help, version, print_config, print_config_table, check_config, print_error_codes, print_metrics_table };
+enum class Action { run, help, version, print_config, print_config_table, check_config, print_error_codes, print_options, print_metrics_table };
 
 struct Loaded {
     ServerConfig config;

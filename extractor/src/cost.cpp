@@ -18,7 +18,7 @@
 //    arrays are not), plus the article's HTML and text;
 //  - the page's own bytes and any decoded or cut copy of them live throughout.
 // The figures per element count the text node that usually follows it.
-#include "pith/extract.hpp"
+#include "pith/cost.hpp"
 
 #include <algorithm>
 

@@ -39,136 +39,6 @@
 
 namespace pith::extract {
 
-std::string_view status_name(Status status) noexcept {
-    switch (status) {
-    case Status::ok: return "ok";
-    case Status::best_attempt: return "best_attempt";
-    case Status::no_content: return "no_content";
-    case Status::budget_exceeded: return "budget_exceeded";
-    case Status::low_confidence: return "low_confidence";
-    }
-    return "no_content";
-}
-
-std::string pass_flags_name(PassFlags flags) {
-    std::string out;
-    auto add = [&](PassFlags flag, std::string_view name) {
-        if (has(flags, flag)) {
-            if (!out.empty()) {
-                out.push_back('|');
-            }
-            out.append(name);
-        }
-    };
-    add(PassFlags::strip_unlikelys, "strip_unlikelys");
-    add(PassFlags::weight_classes, "weight_classes");
-    add(PassFlags::clean_conditionally, "clean_conditionally");
-    return out.empty() ? "none" : out;
-}
-
-namespace {
-
-// A name table for the option enums: one place says how each is spelled.
-template <typename Enum, std::size_t N>
-struct NameTable {
-    std::pair<Enum, std::string_view> entries[N];
-
-    [[nodiscard]] constexpr std::string_view name(Enum value) const noexcept {
-        for (const auto& [v, n] : entries) {
-            if (v == value) {
-                return n;
-            }
-        }
-        return entries[0].second;
-    }
-    [[nodiscard]] constexpr std::optional<Enum> find(std::string_view name) const noexcept {
-        for (const auto& [v, n] : entries) {
-            if (n == name) {
-                return v;
-            }
-        }
-        return std::nullopt;
-    }
-};
-
-constexpr NameTable<Strategy, 4> kStrategyNames{{{Strategy::readability, "readability"},
-                                                  {Strategy::lectito, "lectito"},
-                                                  {Strategy::fitness, "fitness"},
-                                                  {Strategy::automatic, "auto"}}};
-constexpr NameTable<SelectMode, 2> kSelectModeNames{
-    {{SelectMode::readability, "readability"}, {SelectMode::dom_smoothie, "dom_smoothie"}}};
-constexpr NameTable<Policy, 4> kPolicyNames{
-    {{Policy::strict, "strict"}, {Policy::moderate, "moderate"}, {Policy::clean, "clean"}, {Policy::raw, "raw"}}};
-
-constexpr FitnessOptionField kFitnessFields[] = {
-    {"link_density_weight", &FitnessOptions::link_density_weight},
-    {"tag_density_weight", &FitnessOptions::tag_density_weight},
-    {"title_case_weight", &FitnessOptions::title_case_weight},
-    {"punctuation_weight", &FitnessOptions::punctuation_weight},
-    {"punctuation_norm", &FitnessOptions::punctuation_norm},
-    {"word_count_weight", &FitnessOptions::word_count_weight},
-    {"depth_weight", &FitnessOptions::depth_weight},
-    {"document_word_postweight", &FitnessOptions::document_word_postweight},
-    {"min_child_fitness_ratio", &FitnessOptions::min_child_fitness_ratio},
-    {"min_text_percentage", &FitnessOptions::min_text_percentage},
-};
-
-}  // namespace
-
-std::span<const FitnessOptionField> fitness_option_fields() noexcept { return kFitnessFields; }
-
-std::string_view strategy_name(Strategy strategy) noexcept { return kStrategyNames.name(strategy); }
-std::optional<Strategy> strategy_from_name(std::string_view name) noexcept { return kStrategyNames.find(name); }
-std::string_view select_mode_name(SelectMode mode) noexcept { return kSelectModeNames.name(mode); }
-std::optional<SelectMode> select_mode_from_name(std::string_view name) noexcept {
-    return kSelectModeNames.find(name);
-}
-std::string_view policy_name(Policy policy) noexcept { return kPolicyNames.name(policy); }
-std::optional<Policy> policy_from_name(std::string_view name) noexcept { return kPolicyNames.find(name); }
-
-Result<bool> validate(const FitnessOptions& fitness) {
-    for (const auto& [name, member] : fitness_option_fields()) {
-        const double value = fitness.*member;
-        // The post-weight and the two ratios are shares of a whole.
-        const bool share = member == &FitnessOptions::document_word_postweight ||
-                           member == &FitnessOptions::min_child_fitness_ratio ||
-                           member == &FitnessOptions::min_text_percentage;
-        if (!std::isfinite(value) || value < 0.0 || (share && value > 1.0)) {
-            std::ostringstream message;
-            message << "fitness_" << name << " must be " << (share ? "within [0, 1]" : "a finite number >= 0")
-                    << ", got " << value;
-            return Error{ErrorCode::invalid_argument, message.str()};
-        }
-    }
-    return true;
-}
-
-Result<bool> validate(const ExtractOptions& options) {
-    if (options.n_top_candidates == 0 || options.n_top_candidates > 1000) {
-        return Error{ErrorCode::invalid_argument,
-                     "n_top_candidates must be 1..1000, got " + std::to_string(options.n_top_candidates)};
-    }
-    if (!std::isfinite(options.link_density_modifier) || std::abs(options.link_density_modifier) > 1.0) {
-        return Error{ErrorCode::invalid_argument, "link_density_modifier must be within [-1, 1]"};
-    }
-    if (!(options.min_confidence >= 0.0 && options.min_confidence <= 1.0)) {
-        return Error{ErrorCode::invalid_argument, "min_confidence must be within [0, 1]"};
-    }
-    if (options.min_score_to_adjust && !std::isfinite(*options.min_score_to_adjust)) {
-        return Error{ErrorCode::invalid_argument, "min_score_to_adjust must be a finite number"};
-    }
-    if (!std::isfinite(options.lectito.min_score)) {
-        return Error{ErrorCode::invalid_argument, "lectito min_score must be a finite number"};
-    }
-    if (Result<bool> fitness = validate(options.fitness); !fitness.ok()) {
-        return fitness;
-    }
-    if (!options.url.empty() && !url::is_absolute(options.url)) {
-        return Error{ErrorCode::invalid_argument, "url must be an absolute URL, got \"" + options.url + "\""};
-    }
-    return true;
-}
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -180,10 +50,10 @@ std::int64_t micros_since(Clock::time_point start) {
 // The parse's limits under `options`, gumbo's heap capped at the share of the
 // memory budget that `cost` gives it.
 dom::ParseLimits parse_limits(const ExtractOptions& options, const CostEstimate& cost) {
-    dom::ParseLimits limits{options.max_elements, options.max_nesting_depth, options.max_attributes_per_element};
-    limits.max_parse_bytes = options.max_memory_bytes > 0 ? cost.parse_bytes : 0;
-    limits.deadline = options.deadline;
-    limits.block_cache = options.block_cache;
+    dom::ParseLimits limits{options.budgets.max_elements, options.budgets.max_nesting_depth, options.budgets.max_attributes_per_element};
+    limits.max_parse_bytes = options.budgets.max_memory_bytes > 0 ? cost.parse_bytes : 0;
+    limits.deadline = options.runtime.deadline;
+    limits.block_cache = options.runtime.block_cache;
     return limits;
 }
 
@@ -195,21 +65,21 @@ std::optional<Error> refuse_before_parse(const dom::MarkupEstimate& estimate, co
     if (Result<bool> within = dom::check_markup_budgets(estimate, parse_limits(options, cost)); !within.ok()) {
         return std::move(within).error();
     }
-    if (options.max_memory_bytes > 0 && cost.memory_bytes > options.max_memory_bytes) {
+    if (options.budgets.max_memory_bytes > 0 && cost.memory_bytes > options.budgets.max_memory_bytes) {
         return Error{ErrorCode::too_much_memory,
                      "the page would need about " + std::to_string(cost.memory_bytes >> 20U) + " MiB (" +
                          std::to_string(cost.elements) + " elements, " + std::to_string(cost.attributes) +
                          " attributes, " + std::to_string(cost.markup_bytes) + " bytes of markup), limit " +
-                         std::to_string(options.max_memory_bytes >> 20U) + " MiB"};
+                         std::to_string(options.budgets.max_memory_bytes >> 20U) + " MiB"};
     }
-    if (options.deadline != Clock::time_point::max() && Clock::now() + cost.time > options.deadline) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(options.deadline - Clock::now());
+    if (options.runtime.deadline != Clock::time_point::max() && Clock::now() + cost.time > options.runtime.deadline) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(options.runtime.deadline - Clock::now());
         return Error{ErrorCode::deadline_exceeded, "the page would take about " +
                                                        std::to_string(cost.time.count() / 1000) + " ms, " +
                                                        std::to_string(std::max<std::int64_t>(left.count(), 0)) +
                                                        " ms are left"};
     }
-    return options.admit ? options.admit(cost) : std::nullopt;
+    return options.runtime.admit ? options.runtime.admit(cost) : std::nullopt;
 }
 
 Article budget_exceeded(Article article, Error error) {
@@ -223,13 +93,13 @@ Article budget_exceeded(Article article, Error error) {
 // an article when the rule prunes.
 StrategyRun rule_body_run(const std::vector<dom::Node*>& body, const ExtractOptions& options, bool prune) {
     StrategyRun run;
-    Attempt attempt{dom::Document(64U * 1024U, options.block_cache)};
+    Attempt attempt{dom::Document(64U * 1024U, options.runtime.block_cache)};
     std::vector<dom::Node*> blocks;
     blocks.reserve(body.size());
     for (const dom::Node* node : body) {
         blocks.push_back(attempt.doc.clone(node));
     }
-    attempt.content = assemble_article(attempt.doc, blocks, options, prune ? options.flags : PassFlags::none);
+    attempt.content = assemble_article(attempt.doc, blocks, options, prune ? options.passes.flags : PassFlags::none);
     attempt.text_length = text::inner_text_length(attempt.content);
     run.status = attempt.text_length > 0 ? Status::ok : Status::no_content;
     if (attempt.text_length > 0) {
@@ -240,16 +110,16 @@ StrategyRun rule_body_run(const std::vector<dom::Node*>& body, const ExtractOpti
 
 Article extract_unguarded(std::string_view bytes, const ExtractOptions& options) {
     Article article;
-    if (options.max_input_bytes > 0 && bytes.size() > options.max_input_bytes) {
+    if (options.budgets.max_input_bytes > 0 && bytes.size() > options.budgets.max_input_bytes) {
         return budget_exceeded(std::move(article),
                                Error{ErrorCode::input_too_large, "input is " + std::to_string(bytes.size()) +
                                                                      " bytes, limit " +
-                                                                     std::to_string(options.max_input_bytes)});
+                                                                     std::to_string(options.budgets.max_input_bytes)});
     }
 
     auto stage_start = Clock::now();
     std::string decoded_storage;  // stays empty when the input already is valid UTF-8
-    decode::DecodedView decoded = decode::to_utf8_view(bytes, options.charset, decoded_storage);
+    decode::DecodedView decoded = decode::to_utf8_view(bytes, options.input.charset, decoded_storage);
     article.charset = decoded.charset;
     article.timings.decode_us = micros_since(stage_start);
     if (auto late = deadline_passed(options, "parsing")) {
@@ -259,7 +129,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     // A site rule's text replacements come before everything that reads the markup.
     const rules::SiteRule* rule =
         options.rule != nullptr ? options.rule
-                                : options.rules != nullptr ? options.rules->find_for_url(options.url) : nullptr;
+                                : options.rules != nullptr ? options.rules->find_for_url(options.input.url) : nullptr;
     std::optional<std::string> replaced = rule != nullptr ? rules::replaced_markup(*rule, decoded.utf8) : std::nullopt;
     const std::string_view utf8 = replaced ? std::string_view(*replaced) : decoded.utf8;
 
@@ -275,7 +145,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         estimate.memory_bytes +=
             rules::mirror_memory_bytes(estimate.elements, estimate.attributes, estimate.markup_bytes);
     }
-    if (options.annotate_source) {  // the source's copy and its serialisation
+    if (options.render.annotate_source) {  // the source's copy and its serialisation
         estimate.memory_bytes += annotated_source_bytes(estimate);
     }
     const CostEstimate& cost = article.cost.emplace(estimate);
@@ -298,7 +168,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     }
     dom::Document& doc = parsed.value();
     // The inspector's copy of the page, taken before any stage edits it.
-    dom::Node* const source_copy = options.annotate_source ? doc.clone(doc.root()) : nullptr;
+    dom::Node* const source_copy = options.render.annotate_source ? doc.clone(doc.root()) : nullptr;
     decoded_storage = std::string();  // the DOM holds its own copies now
     pruned_storage = std::string();
     replaced.reset();
@@ -313,7 +183,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
 
     stage_start = Clock::now();
     article.readerable = is_probably_readable(doc, ReadableOptions{});
-    const std::string base_url = document_base_url(doc, options.url);
+    const std::string base_url = document_base_url(doc, options.input.url);
     unwrap_noscript_images(doc);
     const bool skip_json_ld = options.disable_json_ld || (rule != nullptr && rule->skip_json_ld);
     const Metadata json_ld = skip_json_ld ? Metadata{} : read_json_ld(doc);
@@ -338,8 +208,8 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     PassInput input;
     input.article_title = metadata.title ? std::string_view(*metadata.title) : std::string_view{};
     input.metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
-    input.scorer = options.scorer;
-    input.flags = options.flags;
+    input.scorer = options.readability.scorer;
+    input.flags = options.passes.flags;
     article.strategy = options.strategy;
     StrategyRun run;
     if (applied) {
@@ -389,7 +259,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     stage_start = Clock::now();
     article.dir = chosen->dir;
     // Classes name code blocks' languages; post-processing removes them.
-    const CodeLanguages languages = options.markdown ? code_languages(chosen->content) : CodeLanguages{};
+    const CodeLanguages languages = options.render.markdown ? code_languages(chosen->content) : CodeLanguages{};
     post_process(chosen->doc, chosen->content, options, base_url);
     if (!article.excerpt || article.excerpt->empty()) {
         if (const std::vector<dom::Node*> ps = elements_by_tag(chosen->content, dom::Tag::p); !ps.empty()) {
@@ -400,12 +270,12 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     article.text_content = dom::text_content(chosen->content);
     article.length = text::utf16_length(article.text_content);
     article.timings.serialize_us = micros_since(stage_start);
-    if (options.markdown || options.clean_text) {
+    if (options.render.markdown || options.render.clean_text) {
         stage_start = Clock::now();
-        if (options.markdown) {
+        if (options.render.markdown) {
             article.markdown = to_markdown(chosen->content, languages);
         }
-        if (options.clean_text) {
+        if (options.render.clean_text) {
             article.text = to_clean_text(chosen->content);
         }
         article.timings.render_us = micros_since(stage_start);

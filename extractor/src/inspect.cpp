@@ -1,5 +1,7 @@
 #include "pith/inspect.hpp"
 
+#include "pith/extract.hpp"
+
 #include <algorithm>
 #include <array>
 #include <unordered_map>
@@ -98,9 +100,9 @@ double words_held(std::string_view a, std::string_view b) { return share_held(co
 Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
     Inspection inspection;
     ExtractOptions asked = options;
-    asked.annotate_source = true;
-    asked.markdown = true;
-    asked.clean_text = true;
+    asked.render.annotate_source = true;
+    asked.render.markdown = true;
+    asked.render.clean_text = true;
     inspection.article = extract(html_bytes, asked);
 
     // Each article's words are counted once; they view the texts kept here.
@@ -114,9 +116,9 @@ Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
         }
         ExtractOptions other = options;
         other.strategy = strategy;
-        other.annotate_source = false;
-        other.markdown = false;
-        other.clean_text = true;
+        other.render.annotate_source = false;
+        other.render.markdown = false;
+        other.render.clean_text = true;
         Article article = extract(html_bytes, other);
         inspection.strategies.push_back(summary_of(strategy, article));
         texts.push_back(std::move(article.text_content));

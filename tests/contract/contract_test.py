@@ -14,7 +14,8 @@ length of GET's body, and no body bytes (the next answer on the keep-alive
 connection must start right after the head). It also checks that the error
 codes and statuses documented equal `pithd --print-error-codes`, that the
 documented option defaults equal `pithd --print-config`, that the options
-documented are the ones server/api.cpp's kOptionNames and apply_option() take,
+documented are the ones `pithd --print-options` lists (the option table's rows
+and the request's own), with the table's kinds, ranges, choices and defaults,
 that the diagnostics timings are the ones extractor/src/output/article_json.cpp
 writes, and that every example in openapi.yaml validates against its own
 schema, so neither the code nor the documents can drift alone.
@@ -676,27 +677,34 @@ def check_documents(binary):
               "the raw form's query parameters are the scalar options plus url",
               f"only query: {sorted(query - set(options['properties']))}; only options: "
               f"{sorted(set(options['properties']) - query)}")
-    # The option names server/api.cpp's apply_option() compares against.
-    source = (ROOT / "server" / "api.cpp").read_text(encoding="utf-8")
-    body = source[source.find("Result<bool> apply_option("):source.find("ExtractRequest request_with_defaults(")]
-    in_code = set(re.findall(r'name == "(\w+)"', body))
-    # The fitness options are matched by prefix against extractor/src/extract.cpp's kFitnessFields.
-    prefix = re.search(r'kFitnessPrefix = "(\w+)"', source)
-    if prefix and "kFitnessPrefix" in body and "fitness_option_fields()" in body:
-        extract_cpp = (ROOT / "extractor" / "src" / "extract.cpp").read_text(encoding="utf-8")
-        fields = re.search(r"kFitnessFields\[\]\s*=\s*\{(.*?)\};", extract_cpp, re.S)
-        in_code |= {prefix.group(1) + f for f in re.findall(r'\{"(\w+)",', fields.group(1) if fields else "")}
-    REPORT.ok(bool(body) and in_code == set(options["properties"]),
-              "the options documented are the options server/api.cpp parses",
-              f"undocumented: {sorted(in_code - set(options['properties']))}; "
-              f"not parsed: {sorted(set(options['properties']) - in_code)}")
-    # kOptionNames: the names apply_option() takes at all (an unknown one is refused, null or not).
-    listed = re.search(r"kOptionNames\[\]\s*=\s*\{(.*?)\};", source, re.S)
-    names = re.findall(r'"(\w+)"', listed.group(1)) if listed else []
+    # The options pithd takes: the option table's rows and the request's own
+    # (`pithd --print-options`), each documented with the table's type, range,
+    # choices and default.
+    served = json.loads(subprocess.run([binary, "--print-options"], capture_output=True, check=True, text=True,
+                                       timeout=30).stdout)
+    names = [o["name"] for o in served]
     REPORT.ok(len(names) == len(set(names)) and set(names) == set(options["properties"]),
-              "the options documented are server/api.cpp's kOptionNames",
+              "the options documented are the options pithd takes (--print-options)",
               f"undocumented: {sorted(set(names) - set(options['properties']))}; "
-              f"not listed: {sorted(set(options['properties']) - set(names))}")
+              f"not taken: {sorted(set(options['properties']) - set(names))}")
+    json_type = {"integer": "integer", "number": "number", "boolean": "boolean", "choice": "string"}
+    for row in served:
+        schema = options["properties"].get(row["name"])
+        if schema is None or row["group"] == "request":
+            continue
+        types = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+        REPORT.ok(json_type[row["kind"]] in types, f"option {row['name']}: documented as the table's kind",
+                  f"{types} for {row['kind']}")
+        if row["kind"] in ("integer", "number"):
+            REPORT.ok(schema.get("minimum") == row["minimum"] and schema.get("maximum") == row["maximum"],
+                      f"option {row['name']}: documented range is the table's",
+                      f"[{schema.get('minimum')}, {schema.get('maximum')}] != [{row['minimum']}, {row['maximum']}]")
+        if row["kind"] == "choice":
+            REPORT.ok([c for c in schema.get("enum", []) if c is not None] == row["choices"],
+                      f"option {row['name']}: documented choices are the table's", repr(schema.get("enum")))
+        REPORT.ok(schema.get("default") == row["default"],
+                  f"option {row['name']}: documented default is the table's", f"{schema.get('default')!r} != "
+                  f"{row['default']!r}")
 
     # diagnostics.timings_us: the schema's keys are the ones extractor/src/output/article_json.cpp writes.
     timings = CONTRACT.article["$defs"]["Diagnostics"]["properties"]["timings_us"]
@@ -828,6 +836,8 @@ def case_main(binary, options_schema):
 
         # Every documented option, with its documented default, in both forms.
         defaults = {name: s["default"] for name, s in options_schema["properties"].items() if "default" in s}
+        # The default of a budget is the server's setting: this server lowers max_input_bytes.
+        defaults["max_input_bytes"] = 16384
         body_text = json_body(page, url, defaults)
         validate_request(body_text, True, "all options at their defaults")
         r = http_request(port, "POST", "/extract", JSON, body_text)
@@ -1062,7 +1072,7 @@ def case_json_options(port, options_schema, page, url):
     # JSON values must have the option's own JSON type; each value below is in range, only its type is wrong.
     in_range = {"max_elements": 5000, "max_depth": 100, "char_threshold": 500, "n_top_candidates": 5,
                 "timeout_ms": 5000, "max_memory_bytes": 64 * 1024 * 1024, "lectito_char_threshold": 500,
-                "lectito_min_content_length": 140}
+                "lectito_min_content_length": 140, "max_input_bytes": 8192, "max_attributes": 100}
     saved = False
     for name, schema in options_schema["properties"].items():
         kind = [t for t in schema["type"] if t != "null"][0]

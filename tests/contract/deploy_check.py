@@ -7,7 +7,7 @@
    yamllint is a failure, never a skip.
 2. Starts the given pithd on 127.0.0.1 port 0 and reads /metrics: the exported
    names (histograms as _bucket, _sum and _count), their labels and the label
-   values present at start; they must agree with server/metric_names.hpp.
+   values present at start; they must agree with server/pithd/metric_names.hpp.
 3. Every metric named in deploy/prometheus/*.yaml and in the Grafana dashboard
    must be one pithd exports (`up` is Prometheus's own), with labels it has
    and, where pithd exports every value at start, values it has.
@@ -201,8 +201,8 @@ def parse_exposition(text):
 
 
 def declared_metrics():
-    """server/metric_names.hpp: {name: (type, [labels])}."""
-    text = (REPO / "server" / "metric_names.hpp").read_text(encoding="utf-8")
+    """server/pithd/metric_names.hpp: {name: (type, [labels])}."""
+    text = (REPO / "server" / "pithd" / "metric_names.hpp").read_text(encoding="utf-8")
     found = re.findall(r'\{\s*"([a-zA-Z_:][a-zA-Z0-9_:]*)"\s*,\s*"(counter|gauge|histogram)"\s*,\s*"([a-z_,]*)"',
                        text)
     return {name: (kind, [label for label in labels.split(",") if label]) for name, kind, labels in found}
@@ -249,7 +249,7 @@ def check_exports(pithd, binary):
         return None
     families, samples = parse_exposition(text)
     declared = declared_metrics()
-    check(len(declared) >= 10, f"server/metric_names.hpp declares {len(declared)} metrics")
+    check(len(declared) >= 10, f"server/pithd/metric_names.hpp declares {len(declared)} metrics")
     missing = sorted(set(declared) - set(families))
     extra = sorted(set(families) - set(declared))
     check(not missing and not extra, f"/metrics exports exactly the {len(declared)} families of metric_names.hpp",

@@ -249,7 +249,7 @@ PageResult evaluate_page(const fs::path& dir) {
     }
 
     pith::extract::ExtractOptions options;
-    options.url = std::string(kPageUrl);
+    options.input.url = std::string(kPageUrl);
     // Conformance is the readability strategy's promise (issue 12); auto removes boilerplate Readability keeps.
     options.strategy = pith::extract::Strategy::readability;
     // No charset is declared: the pages go through the decoder as crawled bytes

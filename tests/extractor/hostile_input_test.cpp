@@ -78,14 +78,14 @@ TEST(HostileInput, RefusesFiftyMegabytePageByDefaultWithAClearError) {
 // pages larger than the default budget admits.
 ExtractOptions unlimited_memory() {
     ExtractOptions options;
-    options.max_memory_bytes = 0;
+    options.budgets.max_memory_bytes = 0;
     return options;
 }
 
 TEST(HostileInput, ExtractsPageAtTheDefaultByteLimitWithinFiveSeconds) {
     // A paragraph is about 113 bytes; 120 leaves room for the wrapper.
     std::string html = paragraphs(16U * 1024U * 1024U / 120U);
-    ASSERT_LE(html.size(), ExtractOptions{}.max_input_bytes);
+    ASSERT_LE(html.size(), ExtractOptions{}.budgets.max_input_bytes);
     ASSERT_GT(html.size(), 15U * 1024U * 1024U);
     const auto start = Clock::now();
     const Article article = extract(html, unlimited_memory());
@@ -101,7 +101,7 @@ TEST(HostileInput, ExtractsFiftyMegabytePageWhenTheLimitIsRaised) {
     // is quadratic in the page size.
     const std::string html = paragraphs(50U * 1024U * 1024U / 100U);
     ExtractOptions options = unlimited_memory();
-    options.max_input_bytes = 64U * 1024U * 1024U;
+    options.budgets.max_input_bytes = 64U * 1024U * 1024U;
     const auto start = Clock::now();
     const Article article = extract(html, options);
     const double elapsed = seconds_since(start);
@@ -113,7 +113,7 @@ TEST(HostileInput, ExtractsFiftyMegabytePageWhenTheLimitIsRaised) {
 
 TEST(HostileInput, RefusesInputOverTheByteBudget) {
     ExtractOptions options;
-    options.max_input_bytes = 1000;
+    options.budgets.max_input_bytes = 1000;
     const Article article = extract(paragraphs(100), options);
     EXPECT_EQ(article.status, Status::budget_exceeded);
     ASSERT_TRUE(article.error.has_value());
@@ -122,7 +122,7 @@ TEST(HostileInput, RefusesInputOverTheByteBudget) {
 
 TEST(HostileInput, RefusesElementsOverTheBudget) {
     ExtractOptions options;
-    options.max_elements = 50;
+    options.budgets.max_elements = 50;
     const Article article = extract(paragraphs(100), options);
     EXPECT_EQ(article.status, Status::budget_exceeded);
     ASSERT_TRUE(article.error.has_value());
@@ -143,7 +143,7 @@ TEST(HostileInput, InvalidUtf8IsRepairedNotFatal) {
     std::string html = paragraphs(10);
     html.insert(html.find("Paragraph 2"), "\xC3\x28 \xA0\xA1 \xE2\x82 \xF0\x28\x8C\x28 \xED\xA0\x80 \xFF");
     ExtractOptions options;
-    options.charset = "utf-8";
+    options.input.charset = "utf-8";
     const Article article = extract(html, options);
     EXPECT_EQ(article.status, Status::ok);
     EXPECT_NE(article.text_content.find("Paragraph 9"), std::string::npos);
@@ -169,7 +169,7 @@ TEST(HostileInput, RefusesAMillionAttributesBeforeParsing) {
 TEST(HostileInput, ManyAttributesWithinTheBudgetStayFast) {
     // The budget's worst case: element after element at the limit, filling the page.
     std::string element = "<span";
-    for (std::size_t i = 0; i < ExtractOptions{}.max_attributes_per_element; ++i) {
+    for (std::size_t i = 0; i < ExtractOptions{}.budgets.max_attributes_per_element; ++i) {
         element += " a" + std::to_string(i) + "=1";
     }
     element += ">x</span>";
@@ -242,13 +242,13 @@ TEST(HostileInput, TheParsersOwnElementsAreStoppedAtTheParseShareOfTheBudget) {
     EXPECT_EQ(article.error->code, ErrorCode::too_much_memory);
     EXPECT_NE(article.error->message.find("the parse needed more than"), std::string::npos) << article.error->message;
     ASSERT_TRUE(article.cost.has_value());
-    EXPECT_LT(article.cost->memory_bytes, ExtractOptions{}.max_memory_bytes) << "the estimate let it through";
+    EXPECT_LT(article.cost->memory_bytes, ExtractOptions{}.budgets.max_memory_bytes) << "the estimate let it through";
 }
 
 TEST(HostileInput, AParseRunningAtTheDeadlineIsStopped) {
     const std::string html = reconstruction_page();
     ExtractOptions options = unlimited_memory();
-    options.deadline = Clock::now() + std::chrono::milliseconds(500);
+    options.runtime.deadline = Clock::now() + std::chrono::milliseconds(500);
     const auto start = Clock::now();
     const Article article = extract(html, options);
     const double elapsed = seconds_since(start);
@@ -265,8 +265,8 @@ TEST(HostileInput, WorkThatCannotFinishBeforeTheDeadlineIsRefusedBeforeItStarts)
         html += "<i>x</i>";
     }
     ExtractOptions options;
-    options.max_memory_bytes = 0;  // the time budget alone is under test (300,000 elements pass 256 MiB)
-    options.deadline = Clock::now() + std::chrono::milliseconds(20);
+    options.budgets.max_memory_bytes = 0;  // the time budget alone is under test (300,000 elements pass 256 MiB)
+    options.runtime.deadline = Clock::now() + std::chrono::milliseconds(20);
     const auto start = Clock::now();
     const Article article = extract(html, options);
     EXPECT_LT(seconds_since(start), 0.2 * test::kTimeScale);
@@ -294,13 +294,13 @@ TEST(HostileInput, LoneSurrogatesBecomeReplacementCharacters) {
         utf16.push_back(static_cast<char>(unit >> 8));
     }
     ExtractOptions options;
-    options.char_threshold = 10;
+    options.passes.char_threshold = 10;
     const Article from_utf16 = extract(utf16, options);
     EXPECT_EQ(from_utf16.status, Status::ok);
     EXPECT_NE(from_utf16.text_content.find("Before \uFFFD middle \uFFFD after"), std::string::npos)
         << from_utf16.text_content;
     // Declared UTF-8 (undeclared, invalid UTF-8 goes to charset detection).
-    options.charset = "utf-8";
+    options.input.charset = "utf-8";
     const Article from_cesu = extract(
         "<html><body><p>One \xED\xA0\x80 two \xED\xB0\x80 three, and more words to make a paragraph.</p></body></html>",
         options);

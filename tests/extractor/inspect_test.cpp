@@ -92,7 +92,7 @@ TEST(SourceIndex, CandidatesAndRootsNameTheirSourceElements) {
 TEST(AnnotatedSource, MarksTheRootAndCandidatesWithTheirScores) {
     ExtractOptions options;
     options.strategy = Strategy::readability;
-    options.annotate_source = true;
+    options.render.annotate_source = true;
     const Article article = pith::extract::extract(story_page(), options);
     ASSERT_TRUE(article.annotated_source.has_value());
     const pith::dom::Document marked = pith::test::parse_or_fail(*article.annotated_source);
@@ -118,7 +118,7 @@ TEST(AnnotatedSource, MarksTheRootAndCandidatesWithTheirScores) {
 
 TEST(AnnotatedSource, IsThereWhenNothingWasFoundAndAbsentUnlessAsked) {
     ExtractOptions options;
-    options.annotate_source = true;
+    options.render.annotate_source = true;
     const Article empty = pith::extract::extract("<html><body><img id=only src=a.png></body></html>", options);
     EXPECT_EQ(empty.status, Status::no_content);
     ASSERT_TRUE(empty.annotated_source.has_value());
@@ -129,7 +129,7 @@ TEST(AnnotatedSource, IsThereWhenNothingWasFoundAndAbsentUnlessAsked) {
 TEST(AnnotatedSource, IsCountedInTheMemoryEstimate) {
     ExtractOptions options;
     const Article plain = pith::extract::extract(story_page(), options);
-    options.annotate_source = true;
+    options.render.annotate_source = true;
     const Article annotated = pith::extract::extract(story_page(), options);
     ASSERT_TRUE(plain.cost && annotated.cost);
     EXPECT_EQ(annotated.cost->memory_bytes,

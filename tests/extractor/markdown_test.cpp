@@ -7,6 +7,7 @@
 #include "parse_or_fail.hpp"
 #include "pith/dom.hpp"
 #include "pith/extract.hpp"
+#include "pith/markdown.hpp"
 
 namespace {
 
@@ -184,8 +185,8 @@ TEST(Markdown, ExtractGivesMarkdownAndTextOnlyWhenAsked) {
     const pith::extract::Article plain = pith::extract::extract(html, options);
     EXPECT_FALSE(plain.markdown.has_value());
     EXPECT_FALSE(plain.text.has_value());
-    options.markdown = true;
-    options.clean_text = true;
+    options.render.markdown = true;
+    options.render.clean_text = true;
     const pith::extract::Article both = pith::extract::extract(html, options);
     ASSERT_TRUE(both.markdown.has_value());
     ASSERT_TRUE(both.text.has_value());

@@ -29,7 +29,7 @@ const std::string kPage =
 
 Article extract_with(const RuleSet& rules, const std::string& url, const std::string& html = kPage) {
     ExtractOptions options;
-    options.url = url;
+    options.input.url = url;
     options.rules = &rules;
     return pith::extract::extract(html, options);
 }
@@ -185,7 +185,7 @@ TEST(SiteRules, ARuleOverridesTheGenericResultOnACorpusPage) {
         "https://www.biobiochile.cl/noticias/nacional/region-de-los-rios/2022/05/04/"
         "gremios-de-los-camioneros-no-descartan-nueva-movilizacion-realizaran-consulta-nacional.shtml";
     ExtractOptions options;
-    options.url = url;
+    options.input.url = url;
     const Article generic = pith::extract::extract(html, options);
     EXPECT_EQ(generic.text_content.find("consulta que se hará este jueves"), std::string::npos)
         << "the premise: the generic pipeline misses it";

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <limits>
 #include <string>
 
 #include "pith/extract.hpp"
@@ -66,9 +67,9 @@ TEST(Strategies, DomSmoothieSelectionTakesTheAncestorCloseRunnersUpShare) {
     const std::string page = "<html><body><div id=\"wrap\"><div id=\"a\">" + paragraphs(4, "river") +
                              "</div><div id=\"b\">" + paragraphs(4, "coast") + "</div></div></body></html>";
     ExtractOptions options;
-    options.retry = false;
+    options.passes.retry = false;
     const Article readability = run(page, Strategy::readability, options);
-    options.select_mode = SelectMode::dom_smoothie;
+    options.readability.select_mode = SelectMode::dom_smoothie;
     const Article dom_smoothie = run(page, Strategy::readability, options);
     ASSERT_EQ(readability.passes.size(), 1U);
     ASSERT_EQ(dom_smoothie.passes.size(), 1U);
@@ -82,9 +83,9 @@ TEST(Strategies, MinScoreToAdjustSparesWeakCandidatesTheLinkPenalty) {
                              "survey</a>, then <a href=\"/b\">the second one on the coast survey</a>, "
                              "and more.</p></div></body></html>";
     ExtractOptions options;
-    options.retry = false;
+    options.passes.retry = false;
     const Article scaled = run(page, Strategy::readability, options);
-    options.min_score_to_adjust = 1e9;  // no candidate scores above it
+    options.readability.min_score_to_adjust = 1e9;  // no candidate scores above it
     const Article unscaled = run(page, Strategy::readability, options);
     ASSERT_FALSE(scaled.passes[0].top_candidates.empty());
     ASSERT_FALSE(unscaled.passes[0].top_candidates.empty());
@@ -188,7 +189,7 @@ TEST(Strategies, EveryPassSaysNoBodyAndStopsAtTheDeadline) {
         }
         pith::dom::Document doc = pith::test::parse_or_fail(page);
         ExtractOptions options;
-        options.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        options.runtime.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
         const auto late = pass(doc, options, pith::extract::PassInput{});
         EXPECT_EQ(late.content, nullptr);
         EXPECT_EQ(late.diagnostics.outcome, "deadline");
@@ -204,9 +205,10 @@ TEST(Strategies, FitnessOptionsAreValidated) {
     EXPECT_FALSE(pith::extract::validate(options).ok());
     options.fitness.depth_weight = 0.0;
     EXPECT_TRUE(pith::extract::validate(options).ok());
-    for (const auto& field : pith::extract::fitness_option_fields()) {
-        EXPECT_FALSE(field.name.empty());
-    }
+    options.fitness.punctuation_norm = std::numeric_limits<double>::quiet_NaN();
+    const auto nan = pith::extract::validate(options);
+    ASSERT_FALSE(nan.ok());
+    EXPECT_EQ(nan.error().message, "fitness_punctuation_norm must be a number >= 0, got nan");
 }
 
 }  // namespace

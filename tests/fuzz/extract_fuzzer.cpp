@@ -21,17 +21,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view html(reinterpret_cast<const char*>(data + 1), size - 1);
 
     pith::extract::ExtractOptions options;
-    options.url = (knobs & 0x01U) != 0 ? "https://example.com/dir/page.html" : "";
+    options.input.url = (knobs & 0x01U) != 0 ? "https://example.com/dir/page.html" : "";
     static constexpr const char* kCharsets[] = {"", "utf-8", "windows-1252", "shift_jis", "utf-16le", "gbk", "bogus", "iso-8859-5"};
-    options.charset = kCharsets[(knobs >> 1U) & 0x7U];
-    options.flags = static_cast<PassFlags>((knobs >> 4U) & 0x7U);
-    options.char_threshold = (knobs & 0x80U) != 0 ? 20 : 500;
-    options.max_elements = (knobs & 0x80U) != 0 ? 2000 : 0;
-    options.max_nesting_depth = 512;
-    options.keep_classes = (knobs & 0x10U) != 0;
-    options.markdown = true;  // both renderings walk every article the fuzzer finds
-    options.clean_text = true;
-    options.annotate_source = (knobs & 0x01U) != 0;  // the inspector's copy, marks and serialisation
+    options.input.charset = kCharsets[(knobs >> 1U) & 0x7U];
+    options.passes.flags = static_cast<PassFlags>((knobs >> 4U) & 0x7U);
+    options.passes.char_threshold = (knobs & 0x80U) != 0 ? 20 : 500;
+    options.budgets.max_elements = (knobs & 0x80U) != 0 ? 2000 : 0;
+    options.budgets.max_nesting_depth = 512;
+    options.render.keep_classes = (knobs & 0x10U) != 0;
+    options.render.markdown = true;  // both renderings walk every article the fuzzer finds
+    options.render.clean_text = true;
+    options.render.annotate_source = (knobs & 0x01U) != 0;  // the inspector's copy, marks and serialisation
 
     const pith::extract::Article article = pith::extract::extract(html, options);
     pith::extract::JsonOptions json_options;
@@ -49,6 +49,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         article.annotated_source->size() > pith::extract::annotated_source_bytes(*article.cost) + 65536) {
         __builtin_trap();
     }
-    (void)pith::extract::is_probably_readable(html, options.charset);
+    (void)pith::extract::is_probably_readable(html, options.input.charset);
     return 0;
 }

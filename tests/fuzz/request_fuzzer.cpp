@@ -9,12 +9,13 @@
 #include <string>
 #include <string_view>
 
-#include "api.hpp"
+#include "pithd/request.hpp"
+#include "pithd/response.hpp"
 #include "config.hpp"
-#include "metrics.hpp"
+#include "pithd/metrics.hpp"
 #include "pith/extract.hpp"
-#include "service.hpp"
-#include "worker_pool.hpp"
+#include "pithd/service.hpp"
+#include "pithd/worker_pool.hpp"
 
 namespace {
 
@@ -30,7 +31,7 @@ struct Fixture {
     Fixture() {
         config.auth_token = "fuzz-token";
         config.limits.max_body_bytes = 1U << 20U;
-        config.extract.max_elements = 5000;
+        config.extract.budgets.max_elements = 5000;
     }
     pith::config::ServerConfig config;
     pith::server::Metrics metrics;
@@ -63,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     if (parsed->html.size() <= 64U * 1024U) {
-        parsed->options.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        parsed->options.runtime.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
         pith::extract::Article article = pith::extract::extract(parsed->html, parsed->options);
         (void)pith::server::article_body(std::move(article), *parsed, head.request_id);
     }

@@ -27,9 +27,9 @@ void apply(const pith::rules::SiteRule* rule) {
         return;
     }
     pith::extract::ExtractOptions options;
-    options.url = "https://example.com/a";
+    options.input.url = "https://example.com/a";
     options.rule = rule;
-    options.markdown = true;
+    options.render.markdown = true;
     (void)pith::extract::extract(kPage, options);
 }
 

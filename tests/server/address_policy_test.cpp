@@ -1,6 +1,6 @@
 // The SSRF guard's address policy, on examples of every refused range. Pure
 // functions: nothing here connects anywhere.
-#include "address_policy.hpp"
+#include "pithd/address_policy.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
 // The /extract request formats and the error-to-status mapping, without a server.
-#include "api.hpp"
+#include "pithd/request.hpp"
+#include "pithd/response.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +13,7 @@ using extract::PassFlags;
 
 config::ServerConfig server_config() {
     config::ServerConfig config;
-    config.extract.max_elements = 1000;
+    config.extract.budgets.max_elements = 1000;
     return config;
 }
 
@@ -25,17 +26,17 @@ TEST(ApiJson, ReadsHtmlUrlAndOptions) {
     ASSERT_TRUE(request.ok()) << request.error().message;
     EXPECT_EQ(request->html, "<p>hi</p>");
     EXPECT_TRUE(request->has_html);
-    EXPECT_EQ(request->options.url, "https://example.com/x");
-    EXPECT_EQ(request->options.charset, "utf-8") << "JSON strings are Unicode whatever the page's <meta> says";
+    EXPECT_EQ(request->options.input.url, "https://example.com/x");
+    EXPECT_EQ(request->options.input.charset, "utf-8") << "JSON strings are Unicode whatever the page's <meta> says";
     EXPECT_EQ(request->format, OutputFormat::text);
     EXPECT_TRUE(request->diagnostics);
-    EXPECT_EQ(request->options.char_threshold, 20U);
-    EXPECT_EQ(request->options.n_top_candidates, 3U);
-    EXPECT_FALSE(extract::has(request->options.flags, PassFlags::strip_unlikelys));
-    EXPECT_TRUE(extract::has(request->options.flags, PassFlags::weight_classes));
-    EXPECT_FALSE(request->options.retry);
-    EXPECT_TRUE(request->options.keep_classes);
-    EXPECT_EQ(request->options.max_elements, 10U);
+    EXPECT_EQ(request->options.passes.char_threshold, 20U);
+    EXPECT_EQ(request->options.passes.n_top_candidates, 3U);
+    EXPECT_FALSE(extract::has(request->options.passes.flags, PassFlags::strip_unlikelys));
+    EXPECT_TRUE(extract::has(request->options.passes.flags, PassFlags::weight_classes));
+    EXPECT_FALSE(request->options.passes.retry);
+    EXPECT_TRUE(request->options.render.keep_classes);
+    EXPECT_EQ(request->options.budgets.max_elements, 10U);
     ASSERT_TRUE(request->timeout.has_value());
     EXPECT_EQ(request->timeout->count(), 250);
 }
@@ -119,10 +120,10 @@ TEST(ApiJson, AnInlineRuleIsAnObjectOfXPath) {
 
 TEST(ApiJson, StartsFromTheServerDefaults) {
     config::ServerConfig config = server_config();
-    config.extract.char_threshold = 77;
+    config.extract.passes.char_threshold = 77;
     const auto request = parse_json_request(R"({"html": "x"})", {}, config);
     ASSERT_TRUE(request.ok());
-    EXPECT_EQ(request->options.char_threshold, 77U);
+    EXPECT_EQ(request->options.passes.char_threshold, 77U);
     EXPECT_EQ(request->format, OutputFormat::json);
     EXPECT_FALSE(request->diagnostics);
 }
@@ -135,8 +136,8 @@ TEST(ApiJson, ReadsTheStrategyOptions) {
         {}, server_config());
     ASSERT_TRUE(request.ok()) << request.error().message;
     EXPECT_EQ(request->options.strategy, extract::Strategy::fitness);
-    EXPECT_EQ(request->options.select_mode, extract::SelectMode::dom_smoothie);
-    EXPECT_EQ(request->options.min_score_to_adjust, 2.5);
+    EXPECT_EQ(request->options.readability.select_mode, extract::SelectMode::dom_smoothie);
+    EXPECT_EQ(request->options.readability.min_score_to_adjust, 2.5);
     EXPECT_EQ(request->options.lectito.min_score, 25.0);
     EXPECT_EQ(request->options.lectito.char_threshold, 300U);
     EXPECT_EQ(request->options.lectito.min_content_length, 80U);
@@ -147,8 +148,8 @@ TEST(ApiJson, ReadsTheStrategyOptions) {
 TEST(ApiJson, APolicyIsOnePassWithItsFlagsAndComesAlone) {
     const auto request = parse_json_request(R"({"html": "x", "options": {"policy": "clean"}})", {}, server_config());
     ASSERT_TRUE(request.ok()) << request.error().message;
-    EXPECT_EQ(request->options.flags, PassFlags::clean_conditionally);
-    EXPECT_FALSE(request->options.retry);
+    EXPECT_EQ(request->options.passes.flags, PassFlags::clean_conditionally);
+    EXPECT_FALSE(request->options.passes.retry);
     const auto mixed = parse_json_request(R"({"html": "x", "options": {"policy": "raw", "retry": true}})", {},
                                           server_config());
     ASSERT_FALSE(mixed.ok());
@@ -209,7 +210,7 @@ TEST(ApiJson, RefusesWhatItDoesNotKnow) {
 TEST(ApiJson, NullOptionsMeanTheDefault) {
     const auto request = parse_json_request(R"({"html": "x", "options": {"char_threshold": null}})", {}, server_config());
     ASSERT_TRUE(request.ok()) << request.error().message;
-    EXPECT_EQ(request->options.char_threshold, 500U);
+    EXPECT_EQ(request->options.passes.char_threshold, 500U);
 }
 
 TEST(ApiJson, RefusesOptionsInTheQueryString) {
@@ -231,11 +232,11 @@ TEST(ApiRaw, ReadsOptionsFromTheQuery) {
                                            "windows-1251", server_config());
     ASSERT_TRUE(request.ok()) << request.error().message;
     EXPECT_EQ(request->html, "<p>x</p>");
-    EXPECT_EQ(request->options.url, "https://example.com/a b");
-    EXPECT_EQ(request->options.charset, "windows-1251");
+    EXPECT_EQ(request->options.input.url, "https://example.com/a b");
+    EXPECT_EQ(request->options.input.charset, "windows-1251");
     EXPECT_EQ(request->format, OutputFormat::html);
     EXPECT_TRUE(request->diagnostics);
-    EXPECT_FALSE(extract::has(request->options.flags, PassFlags::weight_classes));
+    EXPECT_FALSE(extract::has(request->options.passes.flags, PassFlags::weight_classes));
 }
 
 TEST(ApiRaw, RefusesUnknownRepeatedOrBadlyEncodedParameters) {

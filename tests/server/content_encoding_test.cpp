@@ -1,4 +1,4 @@
-#include "content_encoding.hpp"
+#include "pithd/content_encoding.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "metrics.hpp"
+#include "pithd/metrics.hpp"
 
 #include <gtest/gtest.h>
 
-#include "metric_names.hpp"
+#include "pithd/metric_names.hpp"
 #include "test_support.hpp"
 
 namespace pith::server {

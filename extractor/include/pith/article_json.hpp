@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pith/extract.hpp"
+#include "pith/article.hpp"
 #include "pith/inspect.hpp"
 
 namespace pith::extract {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pith/extract.hpp"
+#include "pith/article.hpp"
 
 namespace pith::extract {
 

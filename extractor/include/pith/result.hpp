@@ -12,7 +12,7 @@ namespace pith {
 // One code per way a request can fail, in the extractor or in the service
 // around it: the project's single error vocabulary. Each value is spelled
 // exactly like the error code the API puts on the wire (see error_code_name);
-// pithd maps each to an HTTP status in one place (http_status in server/api.cpp).
+// pithd maps each to an HTTP status in one place (http_status in server/pithd/response.cpp).
 enum class ErrorCode {
     // extraction
     invalid_argument,          // a caller-supplied option or field is out of range

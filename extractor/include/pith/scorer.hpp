@@ -11,7 +11,7 @@
 #include <optional>
 #include <string_view>
 
-#include "pith/extract.hpp"
+#include "pith/options.hpp"
 
 namespace pith::dom {
 struct Node;

@@ -20,7 +20,7 @@
 #include <string>
 
 #include "pith/dom.hpp"
-#include "pith/extract.hpp"
+#include "pith/article.hpp"
 
 namespace pith::extract {
 

@@ -11,7 +11,7 @@
 #include <array>
 #include <cstddef>
 
-#include "pith/extract.hpp"
+#include "pith/article.hpp"
 
 namespace pith::extract {
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "output/render.hpp"
+#include "pith/markdown.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {

@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "pith/dom.hpp"
-#include "pith/extract.hpp"
+#include "pith/article.hpp"
 
 namespace pith::extract {
 

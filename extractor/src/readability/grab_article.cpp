@@ -190,7 +190,7 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
         // The walk is the pass's longest loop: on a large page it alone can
         // outlast a deadline, so it looks at the clock now and then.
         constexpr std::size_t kElementsPerClockRead = 4096;
-        if (diag.elements_seen % kElementsPerClockRead == 0 && std::chrono::steady_clock::now() >= options.deadline) {
+        if (diag.elements_seen % kElementsPerClockRead == 0 && std::chrono::steady_clock::now() >= options.runtime.deadline) {
             finish("deadline");
             return out;
         }
@@ -299,11 +299,11 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
 
     // 3. Scale by link density and keep the best n_top_candidates.
     std::vector<Ranked> top;
-    const std::size_t n_top = std::max<std::size_t>(options.n_top_candidates, 1);
+    const std::size_t n_top = std::max<std::size_t>(options.passes.n_top_candidates, 1);
     for (Node* candidate : candidates) {
         const double density = link_density(candidate);
         // dom_smoothie's min_score_to_adjust: weak candidates keep their score.
-        if (!options.min_score_to_adjust || candidate->score.content_score > *options.min_score_to_adjust) {
+        if (!options.readability.min_score_to_adjust || candidate->score.content_score > *options.readability.min_score_to_adjust) {
             candidate->score.content_score = scorer.final_score(candidate->score.content_score, density);
         }
         for (std::size_t t = 0; t < n_top; ++t) {
@@ -338,7 +338,7 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
                 alternative_ancestors.push_back(all_ancestors(top[i].node));
             }
         }
-        if (options.select_mode == SelectMode::dom_smoothie) {
+        if (options.readability.select_mode == SelectMode::dom_smoothie) {
             // Each runner-up counts as its own ancestor here: a runner-up that
             // holds the others is their common ancestor.
             std::size_t alternative = 0;
@@ -469,7 +469,7 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
     out.content = article_content;
     out.text_length = text::inner_text_length(article_content);
     diag.text_length = out.text_length;
-    finish(out.text_length >= options.char_threshold ? "accepted" : "too_short");
+    finish(out.text_length >= options.passes.char_threshold ? "accepted" : "too_short");
     return out;
 }
 

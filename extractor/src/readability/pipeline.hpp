@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "pith/dom.hpp"
-#include "pith/extract.hpp"
+#include "pith/article.hpp"
 #include "pith/scorer.hpp"
 
 namespace pith::extract {

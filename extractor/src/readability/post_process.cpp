@@ -223,10 +223,10 @@ void clean_classes(dom::Document& doc, Node* content, const std::vector<std::str
 }  // namespace
 
 void post_process(dom::Document& doc, Node* content, const ExtractOptions& options, std::string_view base_url) {
-    fix_relative_uris(doc, content, base_url, options.url);
+    fix_relative_uris(doc, content, base_url, options.input.url);
     simplify_nested_elements(doc, content);
-    if (!options.keep_classes) {
-        clean_classes(doc, content, options.classes_to_preserve);
+    if (!options.render.keep_classes) {
+        clean_classes(doc, content, options.render.classes_to_preserve);
     }
 }
 

@@ -251,7 +251,7 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ExtractOptions
     const double text_dens = text_density(node, {Tag::span, Tag::li, Tag::td, Tag::blockquote, Tag::dl, Tag::div,
                                                  Tag::img, Tag::ol, Tag::p, Tag::pre, Tag::table, Tag::ul});
     const bool is_figure_child = has_ancestor_tag(node, Tag::figure);
-    const double modifier = options.link_density_modifier;
+    const double modifier = options.readability.link_density_modifier;
 
     // Source: Readability.js _cleanConditionally, the shouldRemoveNode rules.
     const bool have_to_remove =

@@ -393,7 +393,7 @@ StrategyResult run_fitness(dom::Document& doc, const ExtractOptions& options, co
     }
 
     // 0-2. Statistics, features, fitness and post-weight of every element.
-    FitnessWalk walk = fitness_walk(body, input.flags, options.deadline);
+    FitnessWalk walk = fitness_walk(body, input.flags, options.runtime.deadline);
     diag.elements_seen = walk.elements_seen;
     if (walk.deadline_passed) {
         return pass.finish("deadline");
@@ -407,7 +407,7 @@ StrategyResult run_fitness(dom::Document& doc, const ExtractOptions& options, co
         }
     }
     diag.candidate_count = candidates.size();
-    const std::size_t n_top = std::min(std::max<std::size_t>(options.n_top_candidates, 1), candidates.size());
+    const std::size_t n_top = std::min(std::max<std::size_t>(options.passes.n_top_candidates, 1), candidates.size());
     std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(n_top), candidates.end(),
                       [&](std::size_t a, std::size_t b) {
                           const double fa = walk.elements[a].final_fitness;
@@ -459,7 +459,7 @@ StrategyResult run_fitness(dom::Document& doc, const ExtractOptions& options, co
     out.content = assemble_article(doc, {block}, options, input.flags);
     out.text_length = text::inner_text_length(out.content);
     diag.text_length = out.text_length;
-    return pass.finish(out.text_length >= options.char_threshold ? "accepted" : "too_short");
+    return pass.finish(out.text_length >= options.passes.char_threshold ? "accepted" : "too_short");
 }
 
 }  // namespace pith::extract

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "pith/dom.hpp"
-#include "pith/extract.hpp"
+#include "pith/article.hpp"
 
 namespace pith::extract {
 

@@ -344,7 +344,7 @@ StrategyResult run_lectito(dom::Document& doc, const ExtractOptions& options, co
     }
 
     // 1-2. Preprocess and score every element under <body>.
-    LectitoWalk walk = lectito_walk(body, input.flags, lectito.min_content_length, options.deadline);
+    LectitoWalk walk = lectito_walk(body, input.flags, lectito.min_content_length, options.runtime.deadline);
     diag.elements_seen = walk.elements_seen;
     if (walk.deadline_passed) {
         return pass.finish("deadline");
@@ -366,7 +366,7 @@ StrategyResult run_lectito(dom::Document& doc, const ExtractOptions& options, co
         }
     }
     diag.candidate_count = candidates.size();
-    const std::size_t n_top = std::min(std::max<std::size_t>(options.n_top_candidates, 1), candidates.size());
+    const std::size_t n_top = std::min(std::max<std::size_t>(options.passes.n_top_candidates, 1), candidates.size());
     std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(n_top), candidates.end(),
                       [&](std::size_t a, std::size_t b) {
                           const double sa = walk.elements[a].score.total;

@@ -38,7 +38,7 @@ dom::Document pass_copy(const dom::Document& prepared, dom::BlockCache* cache) {
 }  // namespace
 
 std::optional<Error> deadline_passed(const ExtractOptions& options, std::string_view next_stage) {
-    if (Clock::now() < options.deadline) {
+    if (Clock::now() < options.runtime.deadline) {
         return std::nullopt;
     }
     return Error{ErrorCode::deadline_exceeded, "deadline passed before " + std::string(next_stage)};
@@ -77,7 +77,7 @@ StrategyRun run_staged(Strategy strategy, const dom::Document& prepared, const E
                        PassInput input, PassState& state, std::vector<PassDiagnostics>& passes) {
     StrategyRun run;
     const std::size_t threshold =
-        strategy == Strategy::lectito ? options.lectito.char_threshold : options.char_threshold;
+        strategy == Strategy::lectito ? options.lectito.char_threshold : options.passes.char_threshold;
     std::optional<Attempt> longest;  // the longest attempt under the threshold so far
     for (std::size_t pass = 0;; ++pass) {
         if (auto late = deadline_passed(options, std::string(strategy_name(strategy)) + " pass " +
@@ -85,7 +85,7 @@ StrategyRun run_staged(Strategy strategy, const dom::Document& prepared, const E
             run.stopped = std::move(late);
             return run;
         }
-        Attempt attempt(pass_copy(prepared, options.block_cache));
+        Attempt attempt(pass_copy(prepared, options.runtime.block_cache));
         StrategyResult out = run_pass(strategy, attempt.doc, options, input, state);
         out.diagnostics.strategy = strategy;
         out.diagnostics.reason = std::move(out.reason);
@@ -125,7 +125,7 @@ StrategyRun run_staged(Strategy strategy, const dom::Document& prepared, const E
             std::find_if(std::begin(kDropOrder), std::end(kDropOrder), [&](PassFlags f) {
                 return has(input.flags, f) && !(strategy == Strategy::lectito && f == PassFlags::weight_classes);
             });
-        if (!options.retry || next_drop == std::end(kDropOrder)) {
+        if (!options.passes.retry || next_drop == std::end(kDropOrder)) {
             break;
         }
         input.flags = without(input.flags, *next_drop);

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "pith/dom.hpp"
-#include "pith/extract.hpp"
+#include "pith/article.hpp"
 #include "readability/pipeline.hpp"
 
 namespace pith::extract {
@@ -42,7 +42,7 @@ struct StrategyRun {
 [[nodiscard]] StrategyRun run_strategy(const dom::Document& prepared, const ExtractOptions& options,
                                        const PassInput& input, PassState& state, Article& article);
 
-// The deadline_exceeded error when options.deadline has passed, naming the
+// The deadline_exceeded error when options.runtime.deadline has passed, naming the
 // stage that was about to start.
 [[nodiscard]] std::optional<Error> deadline_passed(const ExtractOptions& options, std::string_view next_stage);
 

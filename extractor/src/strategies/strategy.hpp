@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "pith/dom.hpp"
-#include "pith/extract.hpp"
+#include "pith/article.hpp"
 #include "readability/pipeline.hpp"
 
 namespace pith::extract {

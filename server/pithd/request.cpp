@@ -1,15 +1,18 @@
-#include "api.hpp"
+#include "pithd/request.hpp"
+#include "pithd/response.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "pith/article_json.hpp"
+#include "pith/option_table.hpp"
 
 namespace pith::server {
 
@@ -21,19 +24,10 @@ namespace {
 // JSON null: the default), text from a query.
 using OptionValue = std::variant<std::monostate, bool, std::int64_t, std::uint64_t, double, std::string>;
 
-// Every option /extract takes, in JSON "options" and in the query alike.
-constexpr std::string_view kOptionNames[] = {
-    "format",         "diagnostics",     "inspect",             "max_elements",        "max_depth", "char_threshold",
-    "n_top_candidates", "timeout_ms",    "strip_unlikelys",     "weight_classes",
-    "clean_conditionally", "retry",      "keep_classes",        "disable_json_ld",
-    "max_memory_bytes", "strategy",      "select_mode",         "policy",
-    "min_score_to_adjust", "min_confidence", "content_selector", "remove_selectors", "rules", "lectito_min_score", "lectito_char_threshold", "lectito_min_content_length",
-    "fitness_link_density_weight", "fitness_tag_density_weight", "fitness_title_case_weight",
-    "fitness_punctuation_weight", "fitness_punctuation_norm", "fitness_word_count_weight", "fitness_depth_weight",
-    "fitness_document_word_postweight", "fitness_min_child_fitness_ratio", "fitness_min_text_percentage"};
-
-// The fitness options go by their FitnessOptions names behind this prefix.
-constexpr std::string_view kFitnessPrefix = "fitness_";
+// The options of the request itself, besides the extraction options of the
+// option table (pith/option_table.hpp), which /extract takes by their names.
+constexpr std::string_view kRequestOptions[] = {"format",     "diagnostics",      "inspect", "timeout_ms",
+                                                "content_selector", "remove_selectors", "rules"};
 
 // Query values are text and parse into any type; JSON values must have the
 // option's own type ("retry": "true" is refused).
@@ -85,40 +79,6 @@ Result<std::uint64_t> as_unsigned(std::string_view name, const OptionValue& valu
     return *number;
 }
 
-Result<double> as_number(std::string_view name, const OptionValue& value, Source source) {
-    std::optional<double> number;
-    if (const auto* d = std::get_if<double>(&value)) {
-        number = *d;
-    } else if (const auto* i = std::get_if<std::int64_t>(&value)) {
-        number = static_cast<double>(*i);
-    } else if (const auto* u = std::get_if<std::uint64_t>(&value)) {
-        number = static_cast<double>(*u);
-    } else if (const auto* s = std::get_if<std::string>(&value); s != nullptr && source == Source::query) {
-        double parsed = 0.0;
-        const auto [ptr, ec] = std::from_chars(s->data(), s->data() + s->size(), parsed);
-        if (!s->empty() && ec == std::errc{} && ptr == s->data() + s->size()) {
-            number = parsed;
-        }
-    }
-    if (!number || !std::isfinite(*number)) {
-        return bad_option(name, "must be a finite number");
-    }
-    return *number;
-}
-
-// An option whose value is one of the names `from_name` knows.
-template <typename Enum, typename FromName>
-Result<bool> apply_choice(std::string_view name, const OptionValue& value, FromName from_name,
-                          std::string_view choices, Enum& target) {
-    const auto* text = std::get_if<std::string>(&value);
-    const auto found = text != nullptr ? from_name(*text) : std::nullopt;
-    if (!found) {
-        return bad_option(name, "must be one of " + std::string(choices));
-    }
-    target = *found;
-    return true;
-}
-
 Result<std::string> as_string(std::string_view name, const OptionValue& value) {
     if (const auto* s = std::get_if<std::string>(&value)) {
         return *s;
@@ -126,26 +86,43 @@ Result<std::string> as_string(std::string_view name, const OptionValue& value) {
     return bad_option(name, "must be a string");
 }
 
-// A budget the server caps: a request may lower it, never raise it or lift it.
-Result<bool> apply_capped(std::string_view name, const OptionValue& value, Source source, std::size_t& target) {
-    const std::size_t cap = target;  // the server's value; 0 = unlimited
-    const std::uint64_t max = cap == 0 ? std::numeric_limits<std::uint32_t>::max() : cap;
-    auto number = as_unsigned(name, value, source, cap == 0 ? 0 : 1, max);
-    if (!number) {
-        return Error{ErrorCode::invalid_argument,
-                     std::move(number).error().message + (cap == 0 ? "" : " (the server's limit)")};
-    }
-    target = static_cast<std::size_t>(*number);
-    return true;
+// The value as the option table reads it: JSON keeps its type, a query is text.
+extract::OptionValue table_value(const OptionValue& value) {
+    return std::visit(
+        [](const auto& v) -> extract::OptionValue {
+            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::monostate>) {
+                return false;  // never asked: null is the default before any value is read
+            } else {
+                return v;
+            }
+        },
+        value);
 }
 
-Result<bool> apply_flag(std::string_view name, const OptionValue& value, Source source, extract::PassFlags flag,
-                        extract::PassFlags& flags) {
-    auto on = as_bool(name, value, source);
-    if (!on) {
-        return std::move(on).error();
+// An extraction option of the table. A budget the server caps may be lowered,
+// never raised or lifted; "?strip_unlikelys" alone in a query means true.
+Result<bool> apply_table_option(extract::ExtractOptions& options, const extract::OptionRow& row,
+                                const OptionValue& value, Source source) {
+    extract::OptionValue given = table_value(value);
+    if (const auto* text = std::get_if<std::string>(&given);
+        text != nullptr && text->empty() && source == Source::query && row.kind == extract::OptionKind::boolean) {
+        given = std::string("true");
     }
-    flags = *on ? (flags | flag) : extract::without(flags, flag);
+    const extract::ValueForm form = source == Source::query ? extract::ValueForm::text : extract::ValueForm::typed;
+    Result<extract::OptionValue> checked = extract::check_option_value(row, given, form);
+    if (!checked) {
+        return bad_option(row.name, checked.error().message);
+    }
+    if (row.server_cap) {
+        const std::string cap_text = row.show(options);  // the server's value; 0 = unlimited
+        const std::uint64_t cap = std::stoull(cap_text);
+        const std::uint64_t asked = std::get<std::uint64_t>(checked.value());
+        if (cap != 0 && (asked == 0 || asked > cap)) {
+            return bad_option(row.name, "must be an integer in 1.." + cap_text + " (the server's limit), got " +
+                                            std::to_string(asked));
+        }
+    }
+    row.store(options, checked.value());
     return true;
 }
 
@@ -153,13 +130,19 @@ Result<bool> apply_flag(std::string_view name, const OptionValue& value, Source 
 // string alike (proto-docs/openapi.yaml lists them with their defaults).
 Result<bool> apply_option(ExtractRequest& request, std::string_view name, const OptionValue& value, Source source,
                           const config::ServerConfig& config) {
-    if (std::find(std::begin(kOptionNames), std::end(kOptionNames), name) == std::end(kOptionNames)) {
+    const extract::OptionRow* row = extract::find_option(name);
+    if (row == nullptr && std::find(std::begin(kRequestOptions), std::end(kRequestOptions), name) ==
+                              std::end(kRequestOptions)) {
         return Error{ErrorCode::invalid_argument, "unknown option \"" + std::string(name) + "\""};
     }
     if (std::holds_alternative<std::monostate>(value)) {
         return true;  // null: the default
     }
     extract::ExtractOptions& options = request.options;
+    if (row != nullptr) {
+        request.given.emplace_back(name);
+        return apply_table_option(options, *row, value, source);
+    }
     if (name == "format") {
         auto format = as_string(name, value);
         if (!format) {
@@ -176,8 +159,8 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         } else {
             return bad_option(name, "must be json, html, text or markdown");
         }
-        options.markdown = request.format == OutputFormat::markdown;
-        options.clean_text = request.format == OutputFormat::text;
+        options.render.markdown = request.format == OutputFormat::markdown;
+        options.render.clean_text = request.format == OutputFormat::text;
         return true;
     }
     if (name == "diagnostics") {
@@ -199,31 +182,6 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         request.inspect = *on;
         return true;
     }
-    if (name == "max_elements") {
-        return apply_capped(name, value, source, options.max_elements);
-    }
-    if (name == "max_depth") {
-        return apply_capped(name, value, source, options.max_nesting_depth);
-    }
-    if (name == "max_memory_bytes") {
-        return apply_capped(name, value, source, options.max_memory_bytes);
-    }
-    if (name == "char_threshold") {
-        auto number = as_unsigned(name, value, source, 0, 100'000'000);
-        if (!number) {
-            return std::move(number).error();
-        }
-        options.char_threshold = static_cast<std::size_t>(*number);
-        return true;
-    }
-    if (name == "n_top_candidates") {
-        auto number = as_unsigned(name, value, source, 1, 1000);
-        if (!number) {
-            return std::move(number).error();
-        }
-        options.n_top_candidates = static_cast<std::size_t>(*number);
-        return true;
-    }
     if (name == "timeout_ms") {
         const auto server_ms = static_cast<std::uint64_t>(config.limits.request_timeout.count());
         auto number = as_unsigned(name, value, source, 1, server_ms);
@@ -232,24 +190,6 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         }
         request.timeout = std::chrono::milliseconds(static_cast<std::chrono::milliseconds::rep>(*number));
         return true;
-    }
-    if (name == "strategy") {
-        return apply_choice(name, value, extract::strategy_from_name, "readability, lectito, fitness, auto",
-                            options.strategy);
-    }
-    if (name == "select_mode") {
-        return apply_choice(name, value, extract::select_mode_from_name, "readability, dom_smoothie",
-                            options.select_mode);
-    }
-    if (name == "policy") {
-        extract::Policy policy = extract::Policy::strict;
-        auto chosen = apply_choice(name, value, extract::policy_from_name, "strict, moderate, clean, raw", policy);
-        if (chosen) {
-            options.flags = extract::policy_flags(policy);
-            options.retry = false;
-            request.policy_given = true;
-        }
-        return chosen;
     }
     if (name == "rules") {  // an object: read by RequestReader, never a scalar
         return bad_option(name, "must be an object of XPath expressions, in a JSON body");
@@ -261,70 +201,6 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
         }
         (name == "content_selector" ? request.inline_rule.content_selector : request.inline_rule.remove_selectors) =
             *text;
-        return true;
-    }
-    if (name == "min_confidence") {
-        auto number = as_number(name, value, source);
-        if (!number) {
-            return std::move(number).error();
-        }
-        if (!(*number >= 0.0 && *number <= 1.0)) {
-            return bad_option(name, "must be within [0, 1]");
-        }
-        options.min_confidence = *number;
-        return true;
-    }
-    if (name == "min_score_to_adjust" || name == "lectito_min_score") {
-        auto number = as_number(name, value, source);
-        if (!number) {
-            return std::move(number).error();
-        }
-        (name == "lectito_min_score" ? options.lectito.min_score : options.min_score_to_adjust.emplace()) = *number;
-        return true;
-    }
-    if (name == "lectito_char_threshold" || name == "lectito_min_content_length") {
-        auto number = as_unsigned(name, value, source, 0, 100'000'000);
-        if (!number) {
-            return std::move(number).error();
-        }
-        (name == "lectito_char_threshold" ? options.lectito.char_threshold : options.lectito.min_content_length) =
-            static_cast<std::size_t>(*number);
-        return true;
-    }
-    if (name.starts_with(kFitnessPrefix)) {
-        for (const auto& field : extract::fitness_option_fields()) {
-            if (field.name == name.substr(kFitnessPrefix.size())) {
-                auto number = as_number(name, value, source);
-                if (!number) {
-                    return std::move(number).error();
-                }
-                options.fitness.*field.member = *number;
-                return true;
-            }
-        }
-    }
-    if (name == "strip_unlikelys" || name == "weight_classes" || name == "clean_conditionally" || name == "retry") {
-        request.flags_given = true;
-    }
-    if (name == "strip_unlikelys") {
-        return apply_flag(name, value, source, extract::PassFlags::strip_unlikelys, options.flags);
-    }
-    if (name == "weight_classes") {
-        return apply_flag(name, value, source, extract::PassFlags::weight_classes, options.flags);
-    }
-    if (name == "clean_conditionally") {
-        return apply_flag(name, value, source, extract::PassFlags::clean_conditionally, options.flags);
-    }
-    bool* toggle = name == "retry"             ? &options.retry
-                   : name == "keep_classes"    ? &options.keep_classes
-                   : name == "disable_json_ld" ? &options.disable_json_ld
-                                               : nullptr;
-    if (toggle != nullptr) {
-        auto on = as_bool(name, value, source);
-        if (!on) {
-            return std::move(on).error();
-        }
-        *toggle = *on;
         return true;
     }
     return Error{ErrorCode::invalid_argument, "unknown option \"" + std::string(name) + "\""};
@@ -507,10 +383,9 @@ namespace {
 // What every request form checks once its options are read: policy against
 // flags, the options' ranges, and the request's own rule.
 Result<ExtractRequest> finish_request(ExtractRequest request) {
-    request.options.url = request.url;
-    if (request.policy_given && request.flags_given) {
-        return Error{ErrorCode::invalid_argument, "option policy sets strip_unlikelys, weight_classes, "
-                                                  "clean_conditionally and retry; give either policy or those"};
+    request.options.input.url = request.url;
+    if (std::optional<Error> conflict = extract::conflicting_options(request.given)) {
+        return std::move(*conflict);
     }
     if (auto valid = extract::validate(request.options); !valid) {
         return std::move(valid).error();
@@ -550,7 +425,7 @@ Result<ExtractRequest> parse_json_request(std::string_view body, std::string_vie
     request.has_html = reader.has_html;
     request.url = reader.url.value_or("");
     // JSON strings are Unicode: the page is UTF-8 now, whatever its <meta> says.
-    request.options.charset = "utf-8";
+    request.options.input.charset = "utf-8";
     request.inline_rule = std::move(reader.rule);
     for (const auto& [name, value] : reader.options) {
         if (auto applied = apply_option(request, name, value, Source::json, config); !applied) {
@@ -568,7 +443,7 @@ Result<ExtractRequest> parse_raw_request(std::string body, std::string_view quer
     ExtractRequest request = request_with_defaults(config);
     request.html = std::move(body);
     request.has_html = true;
-    request.options.charset = std::string(charset);
+    request.options.input.charset = std::string(charset);
     std::vector<std::string> seen;
     while (!query.empty()) {
         const std::size_t amp = std::min(query.find('&'), query.size());
@@ -643,85 +518,43 @@ bool is_html_media_type(std::string_view type) noexcept {
     return type == "text/html" || type == "application/xhtml+xml";
 }
 
-unsigned http_status(ErrorCode code) noexcept {
-    switch (code) {
-    case ErrorCode::invalid_argument:
-    case ErrorCode::invalid_json:
-    case ErrorCode::bad_request:
-    case ErrorCode::invalid_url: return 400;
-    case ErrorCode::unauthorized: return 401;
-    case ErrorCode::blocked_address: return 403;
-    case ErrorCode::not_found: return 404;
-    case ErrorCode::method_not_allowed: return 405;
-    case ErrorCode::body_too_large:
-    case ErrorCode::input_too_large: return 413;
-    case ErrorCode::unsupported_media_type: return 415;
-    case ErrorCode::too_many_elements:
-    case ErrorCode::too_deep:
-    case ErrorCode::too_many_attributes:
-    case ErrorCode::too_much_memory:
-    case ErrorCode::parse_failed:
-    case ErrorCode::unsupported_content_type: return 422;
-    case ErrorCode::header_too_large: return 431;
-    case ErrorCode::io_error:
-    case ErrorCode::internal: return 500;
-    case ErrorCode::dns_failure:
-    case ErrorCode::connect_failed:
-    case ErrorCode::tls_error:
-    case ErrorCode::too_many_redirects:
-    case ErrorCode::too_large:
-    case ErrorCode::upstream_status:
-    case ErrorCode::upstream_error: return 502;
-    case ErrorCode::overloaded:
-    case ErrorCode::draining: return 503;
-    case ErrorCode::deadline_exceeded:
-    case ErrorCode::connect_timeout:
-    case ErrorCode::fetch_timeout: return 504;
+std::string options_json(const config::ServerConfig& config) {
+    json out = json::array();
+    for (const extract::OptionRow& row : extract::option_table()) {
+        json option = {{"name", row.name}, {"type", row.type}, {"group", row.group}, {"help", row.help},
+                       {"server_cap", row.server_cap}, {"preset", row.preset}};
+        switch (row.kind) {
+        case extract::OptionKind::integer: option["kind"] = "integer"; break;
+        case extract::OptionKind::number: option["kind"] = "number"; break;
+        case extract::OptionKind::boolean: option["kind"] = "boolean"; break;
+        case extract::OptionKind::choice: option["kind"] = "choice"; break;
+        }
+        if (row.kind == extract::OptionKind::integer || row.kind == extract::OptionKind::number) {
+            // JSON has no infinity: an open end is null.
+            const auto bound = [&row](double b) {
+                return !std::isfinite(b) ? json(nullptr)
+                       : row.kind == extract::OptionKind::integer ? json(static_cast<std::uint64_t>(b))
+                                                                  : json(b);
+            };
+            option["minimum"] = bound(row.min);
+            option["maximum"] = bound(row.max);
+        }
+        if (row.kind == extract::OptionKind::choice) {
+            option["choices"] = json::array();
+            for (const std::string_view choice : row.choices) {
+                option["choices"].push_back(choice);
+            }
+        }
+        // The default as the JSON value a request would send.
+        const std::string value = row.show(config.extract);
+        json fallback = value.empty() ? json(nullptr) : json::parse(value, nullptr, false);
+        option["default"] = row.kind == extract::OptionKind::choice && !value.empty() ? json(value) : std::move(fallback);
+        out.push_back(std::move(option));
     }
-    return 500;
-}
-
-std::string error_body(const Error& error, std::string_view request_id, unsigned upstream_status) {
-    json body = {{"error", {{"code", error_code_name(error.code)}, {"message", error.message}}}};
-    if (upstream_status != 0) {
-        body["error"]["upstream_status"] = upstream_status;
+    for (const std::string_view name : kRequestOptions) {
+        out.push_back({{"name", name}, {"group", "request"}});
     }
-    if (!request_id.empty()) {
-        body["request_id"] = request_id;
-    }
-    return body.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-namespace {
-
-// An answer's JSON with its request id, as sent.
-std::string answer_text(json body, std::string_view request_id) {
-    body["request_id"] = request_id;
-    return body.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-}  // namespace
-
-std::string article_body(extract::Article&& article, const ExtractRequest& request,
-                         std::string_view request_id) {
-    extract::JsonOptions options;
-    options.diagnostics = request.diagnostics;
-    options.include_content = request.format != OutputFormat::text;
-    options.include_text = request.format != OutputFormat::html;
-    options.include_markdown = request.format == OutputFormat::markdown;
-    options.include_clean_text = request.format == OutputFormat::text;
-    return answer_text(extract::to_json(std::move(article), options), request_id);
-}
-
-std::string inspection_body(extract::Inspection&& inspection, std::string_view request_id) {
-    extract::JsonOptions options;
-    options.diagnostics = true;
-    options.include_markdown = true;
-    options.include_clean_text = true;
-    json inspected = extract::inspection_json(inspection);
-    json body = extract::to_json(std::move(inspection.article), options);
-    body["inspection"] = std::move(inspected);
-    return answer_text(std::move(body), request_id);
+    return out.dump(2);
 }
 
 std::optional<std::string> percent_decode(std::string_view text) {

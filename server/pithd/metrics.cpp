@@ -1,4 +1,4 @@
-#include "metrics.hpp"
+#include "pithd/metrics.hpp"
 
 #include <dirent.h>
 #include <sys/resource.h>
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "metric_names.hpp"
+#include "pithd/metric_names.hpp"
 
 #ifndef PITH_VERSION
 #define PITH_VERSION "0.0.0"

@@ -8,14 +8,11 @@
 // Connect (with DNS and TLS), header and total timeouts each bound their
 // phase; the request's deadline bounds all of them. Everything of one fetch
 // runs on its own strand.
-#include "fetcher.hpp"
+#include "pithd/fetcher.hpp"
 
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -24,19 +21,16 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "address_policy.hpp"
-#include "api.hpp"
-#include "content_encoding.hpp"
+#include "pithd/address_policy.hpp"
+#include "pithd/asio.hpp"
+#include "pithd/request.hpp"
+#include "pithd/response.hpp"
+#include "pithd/content_encoding.hpp"
 #include "pith/url.hpp"
 
 namespace pith::server {
 
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace net = boost::asio;
 namespace ssl = net::ssl;
-using tcp = net::ip::tcp;
-using error_code = boost::system::error_code;
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "worker_pool.hpp"
+#include "pithd/worker_pool.hpp"
 
 #include <utility>
 

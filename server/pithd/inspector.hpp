@@ -1,5 +1,5 @@
 // The inspector's page, GET /inspect: one self-contained HTML file
-// (server/inspector/inspector.html, built into pithd), and the headers that
+// (server/pithd/inspector/inspector.html, built into pithd), and the headers that
 // keep what it shows from acting in its origin.
 //
 // The page calls POST /extract with "inspect": true and shows the answer. A

@@ -1,4 +1,4 @@
-#include "memory_budget.hpp"
+#include "pithd/memory_budget.hpp"
 
 #include <fstream>
 #include <string>

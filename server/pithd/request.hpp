@@ -1,7 +1,8 @@
-// The /extract request and response formats, with no HTTP library in sight:
-// parsing a JSON body or a raw HTML body with query options into an
-// ExtractRequest, the error body, and the one mapping from ErrorCode to HTTP
-// status. proto-docs/openapi.yaml describes what these accept and produce.
+// The /extract request, with no HTTP library in sight: a JSON body, or a raw
+// HTML body with options in the query string, read into an ExtractRequest.
+// The extraction options are the option table's (pith/option_table.hpp); the
+// request adds its own (format, diagnostics, inspect, timeout_ms and the
+// request's own rule). proto-docs/openapi.yaml describes what it accepts.
 //
 // Thread-safety: every function is reentrant.
 #pragma once
@@ -11,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -39,10 +41,9 @@ struct ExtractRequest {
     // The inspector's answer: every strategy, the annotated page (inspect.hpp).
     bool inspect = false;
     std::optional<std::chrono::milliseconds> timeout;  // the request's own deadline, within the server's
-    // Which options were given: `policy` sets the pass flags and retry, so it
-    // may not come with any of them.
-    bool policy_given = false;
-    bool flags_given = false;
+    // The extraction options the request gave, by name: a preset (policy) may
+    // not come with the options it sets (extract::conflicting_options).
+    std::vector<std::string> given;
     // content_selector and remove_selectors: a rule of the request's own,
     // which options.rule points at.
     rules::InlineRule inline_rule;
@@ -81,22 +82,11 @@ struct MediaType {
 // The media types POST /extract takes as raw HTML.
 [[nodiscard]] bool is_html_media_type(std::string_view type) noexcept;
 
-// The HTTP status for an error code (the only place that decides it).
-[[nodiscard]] unsigned http_status(ErrorCode code) noexcept;
-
-// {"error": {"code": ..., "message": ...}, "request_id": ...}; `upstream_status`
-// is added to the error object when non-zero.
-[[nodiscard]] std::string error_body(const Error& error, std::string_view request_id,
-                                     unsigned upstream_status = 0);
-
-// The article as the /extract answer: Article JSON plus "request_id".
-// The article's content and text are moved into the answer.
-[[nodiscard]] std::string article_body(extract::Article&& article, const ExtractRequest& request,
-                                       std::string_view request_id);
-
-// The inspector's answer: the article JSON with diagnostics, Markdown and
-// clean text, plus "inspection" (article_json.hpp) and "request_id".
-[[nodiscard]] std::string inspection_body(extract::Inspection&& inspection, std::string_view request_id);
+// Every option /extract takes, as a JSON array of {name, kind, type, group,
+// help, minimum, maximum, choices, default, server_cap, preset}: the option
+// table's rows (defaults as `config` sets them) and then the request's own
+// options (group "request"). For `pithd --print-options` and the contract test.
+[[nodiscard]] std::string options_json(const config::ServerConfig& config);
 
 // Percent-decodes a query component ('+' is a space). nullopt on a bad escape.
 [[nodiscard]] std::optional<std::string> percent_decode(std::string_view text);

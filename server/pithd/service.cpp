@@ -1,4 +1,4 @@
-#include "service.hpp"
+#include "pithd/service.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -7,9 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api.hpp"
-#include "inspector.hpp"
-#include "logging.hpp"
+#include "pithd/request.hpp"
+#include "pithd/response.hpp"
+#include "pithd/inspector.hpp"
+#include "pithd/logging.hpp"
 #include "pith/extract.hpp"
 
 #ifndef PITH_VERSION
@@ -385,8 +386,8 @@ void Service::run_extract_job(const std::shared_ptr<ExtractJob>& job) {
         }
         job->parsed.html = std::move(fetched.body);
         job->parsed.has_html = true;
-        job->parsed.options.charset = std::move(fetched.charset);
-        job->parsed.options.url = fetched.final_url;
+        job->parsed.options.input.charset = std::move(fetched.charset);
+        job->parsed.options.input.url = fetched.final_url;
         submit(job, &Service::extract_and_reply);
     });
 }
@@ -407,17 +408,17 @@ std::optional<Error> Service::hold_memory(std::shared_ptr<MemoryReservation>& re
 void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
     const std::string& request_id = job->request.request_id;
     ExtractRequest& request = job->parsed;
-    request.options.deadline = job->deadline;
+    request.options.runtime.deadline = job->deadline;
     // Each worker keeps its arena blocks from one page to the next; they are
     // held outside the memory budget, up to kDefaultBlockCacheBytes a worker.
     thread_local dom::BlockCache blocks(dom::kDefaultBlockCacheBytes);
-    request.options.block_cache = &blocks;
+    request.options.runtime.block_cache = &blocks;
     if (rules_.size() > 0) {
         request.options.rules = &rules_;
     }
     // The page's working memory joins what the request holds (its body, or
     // the fetched page) in its reservation before the parse.
-    request.options.admit = [this, &job](const extract::CostEstimate& cost) {
+    request.options.runtime.admit = [this, &job](const extract::CostEstimate& cost) {
         return hold_memory(job->request.memory, cost.memory_bytes);
     };
     const Clock::time_point start = Clock::now();

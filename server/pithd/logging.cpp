@@ -1,4 +1,4 @@
-#include "logging.hpp"
+#include "pithd/logging.hpp"
 
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>

@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "config.hpp"
-#include "memory_budget.hpp"
-#include "metrics.hpp"
+#include "pithd/memory_budget.hpp"
+#include "pithd/metrics.hpp"
 #include "pith/result.hpp"
 #include "pith/rules.hpp"
-#include "worker_pool.hpp"
+#include "pithd/worker_pool.hpp"
 
 namespace pith::server {
 

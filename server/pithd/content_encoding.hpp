@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "memory_budget.hpp"
+#include "pithd/memory_budget.hpp"
 #include "pith/result.hpp"
 
 namespace pith::server {

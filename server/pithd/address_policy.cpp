@@ -1,4 +1,4 @@
-#include "address_policy.hpp"
+#include "pithd/address_policy.hpp"
 
 #include <arpa/inet.h>
 

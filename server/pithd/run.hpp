@@ -1,6 +1,6 @@
-// pithd's network side: the listener, one session per connection, signal
-// handling and the drain. All of Boost.Beast and most of Asio live behind this
-// header, in http_server.cpp.
+// Running pithd: the listener, the sessions, the worker pool and the drain,
+// from a configuration to an exit status. All of Boost.Beast and most of Asio
+// are behind this header.
 #pragma once
 
 #include "config.hpp"

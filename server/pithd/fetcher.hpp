@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "config.hpp"
-#include "metrics.hpp"
-#include "service.hpp"
+#include "pithd/metrics.hpp"
+#include "pithd/service.hpp"
 
 namespace boost::asio {
 class io_context;

@@ -1,4 +1,4 @@
-#include "inspector.hpp"
+#include "pithd/inspector.hpp"
 
 #include <array>
 #include <string_view>
@@ -10,7 +10,7 @@ namespace pith::server {
 
 namespace {
 
-// server/inspector/inspector.html, as CMake wrote it out byte by byte.
+// server/pithd/inspector/inspector.html, as CMake wrote it out byte by byte.
 constexpr unsigned char kInspectorBytes[] = {
 #include "inspector_html.inc"
 };

@@ -8,12 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "address_policy.hpp"
+#include "pithd/address_policy.hpp"
 #include "config.hpp"
-#include "api.hpp"
-#include "http_server.hpp"
-#include "logging.hpp"
-#include "metric_names.hpp"
+#include "pithd/request.hpp"
+#include "pithd/response.hpp"
+#include "pithd/run.hpp"
+#include "pithd/logging.hpp"
+#include "pithd/metric_names.hpp"
 
 namespace {
 
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
         std::puts((out + "}").c_str());
         return 0;
     }
+    case config::Action::print_options: std::puts(server::options_json(config).c_str()); return 0;
     case config::Action::print_metrics_table: {
         std::string out = "| metric | type | labels | meaning |\n|---|---|---|---|\n";
         for (const server::MetricInfo& m : server::kMetrics) {

@@ -1,0 +1,155 @@
+// The result of an extraction and its diagnostics, with the names the wire
+// gives its enums beside them. pith/article_json.hpp decides the JSON shape;
+// proto-docs/article.schema.json describes it.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pith/cost.hpp"
+#include "pith/options.hpp"
+#include "pith/result.hpp"
+
+namespace pith::extract {
+
+enum class Status {
+    ok,               // a pass reached char_threshold
+    best_attempt,     // no pass did; the longest attempt is returned
+    no_content,       // nothing readable at all
+    budget_exceeded,  // refused by a budget; `error` says which
+    low_confidence,   // an article, with a confidence under options.min_confidence
+};
+[[nodiscard]] std::string_view status_name(Status status) noexcept;
+
+struct CandidateInfo {
+    std::string path;  // CSS-like path, e.g. "html>body>div#main>article.post"
+    double score = 0.0;
+    double link_density = 0.0;
+    // The element's dom::Node::source_index: where it is in the source
+    // document. 0 when pith made the element (no source element is it).
+    std::uint32_t source_index = 0;
+};
+
+struct PassDiagnostics {
+    Strategy strategy = Strategy::readability;  // whose pass it was
+    PassFlags flags = PassFlags::all;
+    std::size_t elements_seen = 0;     // elements visited by the candidate walk
+    std::size_t candidate_count = 0;   // nodes that received a content score
+    std::vector<CandidateInfo> top_candidates;
+    std::string chosen_root;           // path of the chosen top candidate
+    std::uint32_t chosen_root_index = 0;  // its source_index, as CandidateInfo's
+    std::size_t text_length = 0;       // UTF-16 units of the pass's article text
+    std::int64_t duration_us = 0;
+    // "accepted", "too_short", "best_attempt", "no_content" (lectito: no
+    // element scored min_score), "no_body", "deadline"
+    std::string outcome;
+    std::string reason;  // why there was no content, when a strategy says
+};
+
+// A block auto removed from the article it kept as boilerplate.
+struct RemovedBlock {
+    std::string kind;         // "caption", "named", "links", "figure", "date_line", "label"
+    std::string path;         // CSS-like path, as CandidateInfo's
+    std::uint32_t source_index = 0;  // as CandidateInfo's
+    std::size_t text_length = 0;  // UTF-16 units of its text
+    std::string excerpt;      // its first 100 characters
+};
+
+// What one strategy found, as `auto` saw it before choosing.
+struct StrategyOutcome {
+    Strategy strategy = Strategy::readability;
+    Status status = Status::no_content;
+    std::string chosen_root;       // path of the root its article came from
+    std::uint32_t chosen_root_index = 0;  // its source_index, as CandidateInfo's
+    std::size_t text_length = 0;   // UTF-16 units of its article text
+    bool kept = false;             // the one auto returned
+};
+
+// The signals the confidence model reads, in the order of its weights
+// (confidence/confidence_model.inc, fitted by bench/fit/fit_confidence.py). The last
+// five are auto's: 0 for the other strategies.
+inline constexpr std::size_t kConfidenceFeatureCount = 14;
+[[nodiscard]] std::span<const std::string_view, kConfidenceFeatureCount> confidence_feature_names() noexcept;
+
+// A site rule's part in one extraction.
+struct RuleDiagnostics {
+    std::string source;   // the file (and pattern) it came from
+    // "applied": its body is the article; "fell_back": its body selected
+    // nothing and the strategy ran; "no_body": it has none (only removals and
+    // metadata); "no_content": its body selected nothing and it forbids the
+    // fallback (autodetect_on_failure: no).
+    std::string outcome;
+    std::size_t removed = 0;            // elements its strip directives removed
+    std::vector<std::string> errors;    // expressions that failed on this page
+    std::vector<std::string> ignored;   // directives read and not acted on
+};
+
+struct StageTimings {
+    std::int64_t decode_us = 0;
+    std::int64_t prune_us = 0;      // cutting script and style text before the parse
+    std::int64_t parse_us = 0;      // gumbo (with the budget estimate)
+    std::int64_t dom_build_us = 0;  // building pith's DOM from gumbo's tree
+    std::int64_t metadata_us = 0;
+    std::int64_t passes_us = 0;
+    std::int64_t serialize_us = 0;
+    std::int64_t confidence_us = 0;  // its signals and the model
+    std::int64_t render_us = 0;      // Markdown and clean text, when asked for
+};
+
+struct Article {
+    // Readability.js field names and meanings.
+    std::optional<std::string> title;
+    std::optional<std::string> byline;
+    std::optional<std::string> dir;
+    std::optional<std::string> lang;
+    std::string content;       // HTML of the article
+    std::string text_content;  // its textContent
+    // With RenderOptions::markdown: GitHub-flavoured Markdown of content.
+    std::optional<std::string> markdown;
+    // With RenderOptions::clean_text: text that reads as text (one blank
+    // line between blocks, list items and table rows as lines).
+    std::optional<std::string> text;
+    // With RenderOptions::annotate_source, once the page was parsed.
+    std::optional<std::string> annotated_source;
+    std::size_t length = 0;    // text_content length in UTF-16 code units
+    std::optional<std::string> excerpt;
+    std::optional<std::string> site_name;
+    std::optional<std::string> published_time;
+    // pith additions.
+    std::optional<std::string> image;
+    std::optional<std::string> favicon;
+    bool readerable = false;   // is_probably_readable's answer on the same document
+    Status status = Status::no_content;
+    // The estimated probability that the article is right (confidence/confidence.hpp
+    // says what "right" means); 0 when there is no article.
+    double confidence = 0.0;
+    std::optional<Error> error;  // set when status is budget_exceeded
+    std::string charset;       // the charset the input was decoded from
+    Strategy strategy = Strategy::readability;  // the strategy asked for
+    std::vector<PassDiagnostics> passes;
+    // The pass in `passes` whose article was returned; none when nothing was
+    // found, or a site rule's body was the article.
+    std::optional<std::size_t> article_pass;
+    // auto only: each strategy's result and why one was kept.
+    std::vector<StrategyOutcome> strategies;
+    std::string decision;
+    std::vector<RemovedBlock> removed;  // from the kept article, in document order
+    std::optional<RuleDiagnostics> rule;  // when a site rule applied to the page
+    // auto only: the share of each strategy's article text that the other's
+    // holds (0 when either found nothing).
+    double readability_in_fitness = 0.0;
+    double fitness_in_readability = 0.0;
+    // What the confidence was computed from, by confidence_feature_names();
+    // empty when there is no article.
+    std::vector<double> confidence_features;
+    StageTimings timings;
+    std::optional<CostEstimate> cost;  // once the tags were scanned
+};
+
+}  // namespace pith::extract

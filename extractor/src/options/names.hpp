@@ -1,0 +1,48 @@
+// How the option enums are spelled, in one table per enum: the option table's
+// choices and the *_name / *_from_name functions of pith/options.hpp both read
+// these. Internal header.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "pith/options.hpp"
+
+namespace pith::extract {
+
+template <typename Enum, std::size_t N>
+struct NameTable {
+    std::array<Enum, N> values;
+    std::array<std::string_view, N> names;
+
+    [[nodiscard]] constexpr std::string_view name(Enum value) const noexcept {
+        for (std::size_t i = 0; i < N; ++i) {
+            if (values[i] == value) {
+                return names[i];
+            }
+        }
+        return names[0];
+    }
+    [[nodiscard]] constexpr std::optional<Enum> find(std::string_view name) const noexcept {
+        for (std::size_t i = 0; i < N; ++i) {
+            if (names[i] == name) {
+                return values[i];
+            }
+        }
+        return std::nullopt;
+    }
+    [[nodiscard]] constexpr std::span<const std::string_view> all() const noexcept { return names; }
+};
+
+inline constexpr NameTable<Strategy, 4> kStrategyNames{
+    {Strategy::readability, Strategy::lectito, Strategy::fitness, Strategy::automatic},
+    {"readability", "lectito", "fitness", "auto"}};
+inline constexpr NameTable<SelectMode, 2> kSelectModeNames{{SelectMode::readability, SelectMode::dom_smoothie},
+                                                            {"readability", "dom_smoothie"}};
+inline constexpr NameTable<Policy, 4> kPolicyNames{{Policy::strict, Policy::moderate, Policy::clean, Policy::raw},
+                                                    {"strict", "moderate", "clean", "raw"}};
+
+}  // namespace pith::extract

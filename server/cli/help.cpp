@@ -1,0 +1,201 @@
+// The help pages. The extraction options are listed from the option table,
+// so a new option shows here without an edit.
+#include "cli/help.hpp"
+
+#include <string_view>
+
+#include "pith/option_table.hpp"
+
+namespace pith::cli {
+
+namespace {
+
+constexpr std::string_view kHelpMain = R"(pith - extract the readable article from HTML pages
+
+Usage:
+  pith extract [options] FILE...|-    extract the article of each input
+  pith readable [options] FILE...|-   Readability's isProbablyReaderable preflight
+  pith rules check DIR                load and check a folder of site rules
+  pith rules show URL --rules-dir DIR the site rule that applies to a URL
+  pith help [extract|readable]        show help (also: pith --help, pith COMMAND --help)
+  pith --version                      print the version
+
+Run 'pith help extract' or 'pith help readable' for each command's options,
+output formats and exit codes.
+)";
+
+constexpr std::string_view kHelpExtractHead = R"(Usage: pith extract [options] FILE...|-
+
+Extracts the main article from each HTML input. FILE '-' reads standard input
+(at most once). Inputs in any charset; the charset is detected unless given.
+
+Options of the command line:
+  --url URL               document URL: base for resolving relative links
+                          (default: none, links stay relative); its host
+                          picks the site rule
+  --rules-dir DIR         site rules (see 'pith help rules'): the rule for
+                          --url's host applies
+  --content-selector CSS  the article is what this CSS selector list selects
+                          (falls back to the strategy when it selects nothing)
+  --remove-selectors CSS  removes what this CSS selector list selects first
+  --rule-content XPATH    a rule of this run's own (repeatable: alternatives in
+  --rule-title XPATH      order): the article, title, author and date are what
+  --rule-author XPATH     the expressions select; --rule-remove strips what it
+  --rule-date XPATH       selects. It takes the place of --rules-dir's rule
+  --rule-remove XPATH
+  --format FORMAT         json (default), html, text (clean text: blocks
+                          separated by one blank line, list items and table
+                          rows as lines) or markdown (GitHub-flavoured)
+  --front-matter          with --format markdown: YAML front matter first
+                          (title, author, date, site, url, language)
+  --with FIELDS           add renderings to the JSON: markdown, text, or
+                          markdown,text (only with --format json)
+  --diagnostics           add per-pass diagnostics and stage timings to the
+                          JSON (only with --format json)
+  --charset LABEL         charset of the inputs, e.g. utf-8, windows-1252
+                          (default: detect from BOM, <meta> and content)
+  --jobs N                worker threads for several inputs, 1 to 1024
+                          (default: number of hardware threads)
+  -h, --help              show this help
+  --                      end of options; later arguments are files
+
+Extraction options (pithd's [extract] keys and /extract's options, by the
+same names with '_' for '-'):
+)";
+
+constexpr std::string_view kHelpExtractTail = R"(  --fitness NAME=VALUE    the same as --fitness-NAME VALUE (repeatable)
+N is a decimal integer without sign, X a decimal number. Options also take
+--flag=VALUE; a boolean flag alone means true, --no-FLAG false.
+
+Output:
+  json  one compact JSON object on one line: title, byline, dir, lang,
+        content, textContent, length, excerpt, siteName, publishedTime, image,
+        favicon, readerable, status (ok|best_attempt|no_content|
+        budget_exceeded|low_confidence), confidence, charset; absent fields
+        are null. A budget refusal adds "error": {"code","message"}.
+  html  the article's HTML (content) followed by a newline
+  text  the article's clean text followed by a newline (the JSON's textContent
+        keeps Readability's exact text, white space of the page included)
+  markdown  the article as GitHub-flavoured Markdown followed by a newline
+  Several inputs print NDJSON: one object per line, in input order, each
+  starting with a "file" field; they need --format json. An input that cannot
+  be read prints {"file":...,"error":{"code":"io_error","message":...}} and the
+  others continue; an internal failure prints code "internal" the same way.
+
+Exit codes (several inputs: the worst, 3 > 1 > 0):
+  0  article extracted (status ok or best_attempt)
+  1  nothing readable (status no_content or budget_exceeded), or an article
+     under --min-confidence (low_confidence); output printed
+  2  usage error (unknown option, bad number, no input)
+  3  an input could not be read or processed
+)";
+
+constexpr std::string_view kHelpRules = R"(Usage: pith rules check DIR
+       pith rules show URL --rules-dir DIR
+
+Site rules: Full-Text RSS site configs (example.com.txt covers example.com and
+www.example.com; .example.com.txt its subdomains) and Lectito's fingerprint
+files (*.toml, [[fingerprints]] pattern = "example.com").
+
+  check DIR   loads every rule file under DIR and prints how many files, rules
+              and expressions it loaded, every file it rejected (path:line:
+              reason) and the directives it reads but does not act on
+  show URL    prints the rule that applies to URL's host, from --rules-dir
+
+Exit codes: 0 every file loaded (check) or a rule applies (show); 1 some file
+was rejected, or no rule applies; 2 usage error.
+)";
+
+constexpr std::string_view kHelpReadable = R"(Usage: pith readable [options] FILE...|-
+
+Runs Readability's isProbablyReaderable preflight on each HTML input. FILE '-'
+reads standard input (at most once).
+
+Options:
+  --charset LABEL   charset of the inputs (default: detect)
+  -h, --help        show this help
+  --                end of options; later arguments are files
+
+Output:
+  One compact JSON object per input on its own line: {"readerable":true|false};
+  several inputs add a leading "file" field (NDJSON, in input order). An input
+  that cannot be read prints {"file":...,"error":{"code":"io_error",...}}.
+
+Exit codes (several inputs: the worst, 3 > 1 > 0):
+  0  readable
+  1  not readable
+  2  usage error (unknown option, no input)
+  3  an input could not be read or processed
+)";
+
+constexpr std::size_t kFlagColumn = 26;  // where help text starts, as in the hand-written part
+constexpr std::size_t kWidth = 78;
+
+// `text` wrapped at kWidth, every line indented to kFlagColumn; the first
+// line follows `lead` (the flag), or starts a line of its own when the flag
+// is too long.
+std::string wrapped(std::string lead, std::string_view text) {
+    std::string out = "  " + lead;
+    std::string line;
+    if (out.size() + 2 > kFlagColumn) {
+        out += '\n';
+        line.assign(kFlagColumn, ' ');
+    } else {
+        line = out + std::string(kFlagColumn - out.size(), ' ');
+        out.clear();
+    }
+    std::size_t words_on_line = 0;
+    while (!text.empty()) {
+        const std::size_t space = std::min(text.find(' '), text.size());
+        const std::string_view word = text.substr(0, space);
+        text.remove_prefix(std::min(space + 1, text.size()));
+        if (words_on_line > 0 && line.size() + 1 + word.size() > kWidth) {
+            out += line + '\n';
+            line.assign(kFlagColumn, ' ');
+            words_on_line = 0;
+        }
+        line += (words_on_line > 0 ? " " : "") + std::string(word);
+        ++words_on_line;
+    }
+    return out + line + '\n';
+}
+
+std::string option_lines(const extract::OptionRow& row) {
+    std::string lead = extract::option_flag(row);
+    std::string text(row.help);
+    switch (row.kind) {
+    case extract::OptionKind::integer: lead += " N"; break;
+    case extract::OptionKind::number: lead += " X"; break;
+    case extract::OptionKind::choice: lead += " NAME"; break;
+    case extract::OptionKind::boolean: lead = "--[no-]" + lead.substr(2); break;
+    }
+    const std::string range = extract::option_range_text(row);
+    const std::string fallback = extract::option_default_text(row);
+    if (!range.empty() && row.kind != extract::OptionKind::choice) {
+        text += " (" + range + (fallback.empty() ? ")" : "; default " + fallback + ")");
+    } else if (!fallback.empty()) {
+        text += " (default " + fallback + ")";
+    }
+    return wrapped(std::move(lead), text);
+}
+
+}  // namespace
+
+std::string help_text(Command topic) {
+    switch (topic) {
+    case Command::extract: {
+        std::string text(kHelpExtractHead);
+        for (const extract::OptionRow& row : extract::option_table()) {
+            text += option_lines(row);
+        }
+        return text + std::string(kHelpExtractTail);
+    }
+    case Command::readable: return std::string(kHelpReadable);
+    case Command::rules: return std::string(kHelpRules);
+    case Command::help:
+    case Command::version: break;
+    }
+    return std::string(kHelpMain);
+}
+
+}  // namespace pith::cli
