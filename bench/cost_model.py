@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The measurements behind extractor/src/cost.cpp: how far the memory estimate
+"""The measurements behind extractor/src/budget/cost.cpp: how far the memory estimate
 made from a page's tags is above what `pith extract` really uses, on pages of
 many shapes and sizes, and what the estimate says of real pages.
 

@@ -1,11 +1,13 @@
+// The inspector's entry point: every strategy on one page, beside extract().
 #include "pith/inspect.hpp"
-
-#include "pith/extract.hpp"
 
 #include <algorithm>
 #include <array>
+#include <exception>
+#include <optional>
 #include <unordered_map>
 
+#include "pipeline.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -103,7 +105,23 @@ Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
     asked.render.annotate_source = true;
     asked.render.markdown = true;
     asked.render.clean_text = true;
-    inspection.article = extract(html_bytes, asked);
+    // The page is loaded and prepared once; each strategy then runs on it as
+    // extract() would (they copy it and never change it).
+    Article prepared;
+    std::optional<PreparedPage> page;
+    try {
+        if (std::optional<LoadedPage> loaded = load_page(html_bytes, asked, prepared)) {
+            page = prepare_page(std::move(*loaded), asked, prepared);
+        }
+        inspection.article = page ? article_from_page(*page, asked, prepared) : prepared;
+    } catch (const std::exception& e) {
+        inspection.article = Article{};
+        inspection.article.error = Error{ErrorCode::internal, e.what()};
+        page.reset();
+    }
+    if (page) {
+        page->source_copy = nullptr;  // annotated once, for the strategy asked for
+    }
 
     // Each article's words are counted once; they view the texts kept here.
     std::vector<std::string> texts;
@@ -119,7 +137,12 @@ Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
         other.render.annotate_source = false;
         other.render.markdown = false;
         other.render.clean_text = true;
-        Article article = extract(html_bytes, other);
+        Article article;
+        try {
+            article = page ? article_from_page(*page, other, prepared) : inspection.article;
+        } catch (const std::exception& e) {
+            article.error = Error{ErrorCode::internal, e.what()};
+        }
         inspection.strategies.push_back(summary_of(strategy, article));
         texts.push_back(std::move(article.text_content));
     }

@@ -1,7 +1,7 @@
 // What pithd does with a request, apart from the bytes on the wire: routing,
 // authentication, the checks made before a body is read, the ops endpoints,
 // and /extract's hand-off to the worker pool (and to the fetcher for URLs).
-// The HTTP session (http_server.cpp) turns wire requests into HttpRequest and
+// The HTTP session (session.cpp) turns wire requests into HttpRequest and
 // HttpResponse into wire responses; nothing here includes Beast.
 //
 // Thread-safety: check_head and handle may be called from any I/O thread

@@ -16,7 +16,7 @@ codes and statuses documented equal `pithd --print-error-codes`, that the
 documented option defaults equal `pithd --print-config`, that the options
 documented are the ones `pithd --print-options` lists (the option table's rows
 and the request's own), with the table's kinds, ranges, choices and defaults,
-that the diagnostics timings are the ones extractor/src/output/article_json.cpp
+that the diagnostics timings are the ones extractor/src/render/article_json.cpp
 writes, and that every example in openapi.yaml validates against its own
 schema, so neither the code nor the documents can drift alone.
 
@@ -64,7 +64,7 @@ IO_TIMEOUT = 30.0
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 FRESH_ID_RE = re.compile(r"^[0-9a-f]{16}$")
 STATUS_LINE_RE = re.compile(r"^HTTP/1\.1 (\d{3}) ?(.*)$")
-# diagnostics.timings_us, in pipeline order (extractor/src/output/article_json.cpp, diagnostics_json()).
+# diagnostics.timings_us, in pipeline order (extractor/src/render/article_json.cpp, diagnostics_json()).
 TIMING_KEYS = ["decode", "prune", "parse", "dom_build", "metadata", "passes", "serialize", "confidence", "render"]
 # The paths that take GET and HEAD; /extract takes POST only.
 OPS_PATHS = ("/healthz", "/readyz", "/metrics", "/version")
@@ -706,15 +706,15 @@ def check_documents(binary):
                   f"option {row['name']}: documented default is the table's", f"{schema.get('default')!r} != "
                   f"{row['default']!r}")
 
-    # diagnostics.timings_us: the schema's keys are the ones extractor/src/output/article_json.cpp writes.
+    # diagnostics.timings_us: the schema's keys are the ones extractor/src/render/article_json.cpp writes.
     timings = CONTRACT.article["$defs"]["Diagnostics"]["properties"]["timings_us"]
     REPORT.ok(timings.get("required") == TIMING_KEYS and list(timings.get("properties", {})) == TIMING_KEYS
               and timings.get("additionalProperties") is False,
               "article.schema.json: timings_us has exactly " + ", ".join(TIMING_KEYS), repr(timings.get("required")))
-    writer = (ROOT / "extractor" / "src" / "output" / "article_json.cpp").read_text(encoding="utf-8")
+    writer = (ROOT / "extractor" / "src" / "render" / "article_json.cpp").read_text(encoding="utf-8")
     block = writer[writer.find('{"timings_us",'):]
     written = re.findall(r'\{"(\w+)", t\.\w+\}', block[:block.find("}},")])
-    REPORT.ok(written == TIMING_KEYS, "extractor/src/output/article_json.cpp writes exactly those timings, in that order",
+    REPORT.ok(written == TIMING_KEYS, "extractor/src/render/article_json.cpp writes exactly those timings, in that order",
               repr(written))
     return options
 

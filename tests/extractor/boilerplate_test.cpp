@@ -5,6 +5,7 @@
 #include <string>
 
 #include "pith/dom.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace {
@@ -35,7 +36,7 @@ Cleaned clean(const std::string& article_html) {
     Cleaned out{std::move(parsed).value(), {}, {}};
     pith::dom::Node* article = out.doc.body()->first_element_child();
     out.removed = remove_boilerplate(article);
-    out.text = pith::text::inner_text(article);
+    out.text = pith::dom::inner_text(article);
     return out;
 }
 

@@ -1,5 +1,5 @@
 // The confidence: what it reads, how it ranks agreement, and min_confidence.
-#include "output/confidence.hpp"
+#include "confidence/confidence.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace pith::dom {
@@ -90,9 +91,9 @@ TEST(Dom, CountsElementsExactlyForTheBudget) {
 TEST(Text, InnerTextLengthMatchesJavaScript) {
     Document doc = parse_ok("<p>  a\xC2\xA0\xC2\xA0 b \n c <b>\xF0\x9F\x98\x80</b>  </p>");
     const Node* p = doc.body()->first_element_child();
-    EXPECT_EQ(text::inner_text(p), "a b c \xF0\x9F\x98\x80");
-    EXPECT_EQ(text::inner_text_length(p), 8U);
-    EXPECT_EQ(text::inner_text_length(p, false), text::utf16_length(text::inner_text(p, false)));
+    EXPECT_EQ(dom::inner_text(p), "a b c \xF0\x9F\x98\x80");
+    EXPECT_EQ(dom::inner_text_length(p), 8U);
+    EXPECT_EQ(dom::inner_text_length(p, false), text::utf16_length(dom::inner_text(p, false)));
 }
 
 }  // namespace

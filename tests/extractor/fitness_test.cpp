@@ -9,8 +9,10 @@
 #include <gtest/gtest.h>
 
 #include "pith/dom.hpp"
-#include "readability/pipeline.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
 #include "strategies/strategy.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 #include "parse_or_fail.hpp"
 
@@ -84,7 +86,7 @@ TEST(FitnessWalk, GathersStatisticsBottomUp) {
     EXPECT_EQ(walk.elements.front().node, doc.body());
     const FitnessElement* div = find(walk, "d");
     ASSERT_NE(div, nullptr);
-    EXPECT_EQ(div->stats.chars, text::inner_text_length(div->node));
+    EXPECT_EQ(div->stats.chars, dom::inner_text_length(div->node));
     EXPECT_EQ(div->stats.chars, 53U);         // "...text.Inner Para text."
     EXPECT_EQ(div->stats.link_chars, 9U);     // "Link Here"
     EXPECT_EQ(div->stats.direct_chars, 37U);  // "Hello World, Link Here and bold text."
@@ -291,8 +293,8 @@ TEST(RunFitness, ChoosesTheArticleAndPrunesItsLeadingLinks) {
     ASSERT_FALSE(result.diagnostics.top_candidates.empty());
     EXPECT_EQ(result.diagnostics.top_candidates.front().path, "html>body>article#story");
     EXPECT_GT(result.diagnostics.candidate_count, 10U);
-    EXPECT_EQ(result.text_length, text::inner_text_length(result.content));
-    const std::string text = text::inner_text(result.content);
+    EXPECT_EQ(result.text_length, dom::inner_text_length(result.content));
+    const std::string text = dom::inner_text(result.content);
     EXPECT_NE(text.find("The council met"), std::string::npos);
     EXPECT_NE(text.find("revised plan will be presented."), std::string::npos);
     EXPECT_EQ(text.find("Post To Your Feed"), std::string::npos);  // pruned
@@ -311,7 +313,7 @@ TEST(RunFitness, TooLittleTextInTheContainerTakesTheWholeBody) {
     const StrategyResult result = run_fitness(doc, options, input);
     ASSERT_NE(result.content, nullptr);
     EXPECT_EQ(result.diagnostics.chosen_root, "html>body");
-    const std::string text = text::inner_text(result.content);
+    const std::string text = dom::inner_text(result.content);
     EXPECT_NE(text.find("Post To Your Feed"), std::string::npos);  // nothing pruned
     EXPECT_NE(text.find("The council met"), std::string::npos);
     EXPECT_NE(text.find("World News"), std::string::npos);
@@ -339,7 +341,7 @@ TEST(RunFitness, DeepPagesDoNotRecurse) {
     const StrategyResult result = run_fitness(doc, options, input);
     ASSERT_NE(result.content, nullptr);
     EXPECT_EQ(result.diagnostics.outcome, "too_short");
-    EXPECT_EQ(text::inner_text(result.content), "Deep text, with words.");
+    EXPECT_EQ(dom::inner_text(result.content), "Deep text, with words.");
 }
 
 }  // namespace

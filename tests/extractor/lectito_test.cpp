@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include "pith/dom.hpp"
-#include "readability/pipeline.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
 #include "strategies/strategy.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 #include "parse_or_fail.hpp"
 
@@ -48,7 +50,7 @@ StrategyResult run(dom::Document& doc, const ExtractOptions& options = {}, PassF
 }
 
 std::string article_text(const StrategyResult& result) {
-    return result.content == nullptr ? std::string() : text::inner_text(result.content);
+    return result.content == nullptr ? std::string() : dom::inner_text(result.content);
 }
 
 // Seed 000's "Complete Example" as its arithmetic describes it: a div whose
@@ -163,7 +165,7 @@ TEST(LectitoWalk, MeasuresEveryElementAsInnerTextLength) {
     const LectitoWalk walk = lectito_walk(doc.body(), PassFlags::none);
     ASSERT_EQ(walk.elements.size(), 12U);
     for (const LectitoElement& e : walk.elements) {
-        EXPECT_EQ(e.measures.text_length, text::inner_text_length(e.node)) << css_path(e.node);
+        EXPECT_EQ(e.measures.text_length, dom::inner_text_length(e.node)) << css_path(e.node);
         EXPECT_EQ(e.measures.text_length, lectito_measure(e.node).text_length) << css_path(e.node);
     }
     const dom::Node* p = by_id(doc, "a")->last_element_child();
@@ -179,13 +181,13 @@ TEST(LectitoWalk, RemovesHiddenIframesAndUnlikelyCandidates) {
     {
         dom::Document doc = parse(page);
         const LectitoWalk walk = lectito_walk(doc.body(), PassFlags::all);
-        EXPECT_EQ(text::inner_text(doc.body()), "textin table");
+        EXPECT_EQ(dom::inner_text(doc.body()), "textin table");
         EXPECT_EQ(walk.elements_seen, 9U);  // the removed ones included
     }
     {
         dom::Document doc = parse(page);
         (void)lectito_walk(doc.body(), PassFlags::weight_classes);
-        EXPECT_EQ(text::inner_text(doc.body()), "textsidein table");
+        EXPECT_EQ(dom::inner_text(doc.body()), "textsidein table");
     }
 }
 
@@ -196,7 +198,7 @@ TEST(RunLectito, PicksTheBestScoredElement) {
     ASSERT_NE(result.content, nullptr);
     EXPECT_EQ(result.diagnostics.outcome, "accepted");
     EXPECT_EQ(result.diagnostics.chosen_root, "html>body>div#body>div#story");
-    EXPECT_EQ(result.text_length, text::inner_text_length(result.content));
+    EXPECT_EQ(result.text_length, dom::inner_text_length(result.content));
     EXPECT_EQ(result.diagnostics.text_length, result.text_length);
     EXPECT_EQ(result.reason, "");
     ASSERT_FALSE(result.diagnostics.top_candidates.empty());

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "output/render.hpp"
+#include "render/render.hpp"
 #include "parse_or_fail.hpp"
 #include "pith/dom.hpp"
 #include "pith/extract.hpp"

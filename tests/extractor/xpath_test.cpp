@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "parse_or_fail.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace {
@@ -37,7 +38,7 @@ protected:
         auto nodes = mirror_.select(compiled.value());
         EXPECT_TRUE(nodes.ok()) << expression;
         for (const pith::dom::Node* n : nodes.value()) {
-            out.push_back(pith::text::inner_text(n));
+            out.push_back(pith::dom::inner_text(n));
         }
         return out;
     }

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pith/url.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -795,7 +796,7 @@ std::string article_title(const dom::Document& doc) {
                 return ++h1_count < 2;
             });
             if (h1_count == 1) {
-                cur = text::inner_text(only_h1, true);
+                cur = dom::inner_text(only_h1, true);
             }
         }
     }
@@ -1050,6 +1051,19 @@ std::string unescape_html_entities(std::string_view s) {
         out.push_back(named[i++]);
     }
     return out;
+}
+
+void apply_metadata(Article& article, const Metadata& metadata, const std::optional<std::string>& found_byline,
+                    const std::optional<std::string>& lang) {
+    article.title = metadata.title;
+    const bool metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
+    article.byline = metadata_has_byline ? metadata.byline : found_byline;
+    article.lang = lang;
+    article.excerpt = metadata.excerpt;
+    article.site_name = metadata.site_name;
+    article.published_time = metadata.published_time;
+    article.image = metadata.image;
+    article.favicon = metadata.favicon;
 }
 
 }  // namespace pith::extract

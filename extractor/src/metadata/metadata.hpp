@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "pith/article.hpp"
 #include "pith/dom.hpp"
 
 namespace pith::extract {
@@ -47,6 +48,13 @@ struct Metadata {
 // unless it is "" (then left as written).
 [[nodiscard]] Metadata read_metadata(const dom::Document& doc, const Metadata& json_ld,
                                      std::string_view base_url);
+
+// Step 6 of extract(): the article's title, byline, lang, excerpt, site
+// name, date, image and favicon from the page's metadata; the byline the
+// passes found in the page (`found_byline`) when the metadata has none, and
+// the lang they read off <html>.
+void apply_metadata(Article& article, const Metadata& metadata, const std::optional<std::string>& found_byline,
+                    const std::optional<std::string>& lang);
 
 // Readability _textSimilarity: 1 - (length of b's words missing from a) / (length
 // of b's words), words being runs of ASCII [A-Za-z0-9_] after lowercasing.

@@ -18,6 +18,7 @@
 
 #include "strategies/boilerplate.hpp"
 #include "strategies/run.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -84,7 +85,7 @@ std::optional<ArticleProfile> clean_and_profile(StrategyRun& run, std::vector<Re
     }
     Attempt& attempt = *run.chosen;
     removed = remove_boilerplate(attempt.content);
-    attempt.text_length = text::inner_text_length(attempt.content);
+    attempt.text_length = dom::inner_text_length(attempt.content);
     return profile_of(attempt.content);
 }
 

@@ -11,9 +11,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "readability/patterns.hpp"
-#include "readability/pipeline.hpp"
-#include "strategies/lectito.hpp"
+#include "page/patterns.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
+#include "strategies/walk.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -181,7 +183,7 @@ bool is_label_line(const Node* node) {
     if (!node->is(Tag::p) && !node->is(Tag::div)) {
         return false;
     }
-    const std::string line = text::inner_text(node);
+    const std::string line = dom::inner_text(node);
     constexpr std::size_t kMaxLabelLength = 50;
     if (line.empty() || text::utf16_length(line) > kMaxLabelLength) {
         return false;
@@ -191,7 +193,7 @@ bool is_label_line(const Node* node) {
     }
     const Node* only = node->first_element_child();
     return only != nullptr && only->next_element_sibling() == nullptr && (only->is(Tag::strong) || only->is(Tag::b)) &&
-           text::inner_text_length(only) == text::utf16_length(line);
+           dom::inner_text_length(only) == text::utf16_length(line);
 }
 
 // Blocks that are one line of a page's furniture when made of links.
@@ -216,7 +218,7 @@ bool is_link_line(const Node* line, std::size_t length, double link_density) {
     if (is_heading(line) || length < kMinSentenceLength || link_density >= kAllLinks) {
         return true;
     }
-    const std::string text = text::inner_text(line);
+    const std::string text = dom::inner_text(line);
     const std::string_view trimmed = text::trim(text);
     if (trimmed.ends_with("..") || trimmed.ends_with("\u2026")) {
         return true;
@@ -334,7 +336,7 @@ bool is_date_line(const Node* node, const Measures& measures) {
         measures.text(node) > kMaxDateLineLength) {
         return false;
     }
-    const std::string line = text::inner_text(node);
+    const std::string line = dom::inner_text(node);
     constexpr std::size_t kMaxDateLineWords = 10;
     if (line.empty() || text::utf16_length(line) > kMaxDateLineLength || count_words(line) > kMaxDateLineWords) {
         return false;
@@ -347,7 +349,7 @@ RemovedBlock record(std::string_view kind, const Node* node) {
     block.kind = kind;
     block.path = css_path(node);
     block.source_index = node->source_index;
-    const std::string words = text::inner_text(node);
+    const std::string words = dom::inner_text(node);
     block.text_length = text::utf16_length(words);
     constexpr std::size_t kExcerptCodePoints = 100;
     std::size_t end = 0;
@@ -405,7 +407,7 @@ void remove_date_lines(Node* article, const Measures& measures, std::vector<Remo
             n = dom::next_element(n, article, true);
             continue;
         }
-        if (n->is(Tag::p) && measures.text(n) >= kProseLength && text::inner_text_length(n) >= kProseLength) {
+        if (n->is(Tag::p) && measures.text(n) >= kProseLength && dom::inner_text_length(n) >= kProseLength) {
             seen_prose = true;
             date_lines_after.clear();
         }

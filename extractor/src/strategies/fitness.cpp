@@ -10,9 +10,11 @@
 #include <string>
 #include <string_view>
 
-#include "readability/pipeline.hpp"
-#include "strategies/lectito.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
+#include "strategies/walk.hpp"
 #include "strategies/strategy.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -232,73 +234,79 @@ LetterCase letter_case(char32_t c) noexcept {
     return LetterCase::caseless;
 }
 
+namespace {
+
+// fitness_walk's walker: preprocessing on the way down; on the way up each
+// element's statistics, words counted on the shallowest element that holds
+// them whole.
+struct StatsWalker {
+    FitnessWalk& walk;
+    PassFlags flags;
+    std::chrono::steady_clock::time_point deadline;
+    std::size_t body_depth = 0;
+    PendingWord word;
+
+    void text(const Node* node, std::vector<Frame>& frames) noexcept { read_text(node->data, frames, word); }
+    Visit enter(Node*& element, std::vector<Frame>& frames) {
+        switch (preprocess_step(element, flags, walk.elements_seen, deadline)) {
+        case WalkStep::deadline: walk.deadline_passed = true; return Visit::stop;
+        case WalkStep::removed: return Visit::skip;
+        case WalkStep::enter: break;
+        }
+        if (breaks_words(element)) {
+            word.flush(frames);
+        }
+        frames.push_back(Frame{element, walk.elements.size(), {}, {}});
+        walk.elements.push_back(FitnessElement{element, {}, 0.0});
+        return Visit::descend;
+    }
+    void close(std::vector<Frame>& frames) {
+        if (breaks_words(frames.back().node)) {
+            word.flush(frames);
+        }
+        const Frame done = frames.back();
+        frames.pop_back();
+        FitnessStats& stats = walk.elements[done.index].stats;
+        stats.chars = done.text.length();
+        stats.link_chars = done.node->is(Tag::a) ? stats.chars : done.link_chars;
+        stats.direct_chars = std::min(done.direct.length(), stats.chars);
+        stats.words = done.words;
+        stats.title_case_words = done.title_case_words;
+        stats.punctuation = done.punctuation;
+        stats.depth = body_depth + frames.size();
+        walk.document.max_depth = std::max(walk.document.max_depth, stats.depth);
+        if (frames.empty()) {
+            return;
+        }
+        if (word.open) {
+            word.level = std::min(word.level, frames.size() - 1);
+        }
+        Frame& parent = frames.back();
+        parent.text.append(done.text);
+        if (is_inline(done.node)) {
+            parent.direct.append(done.direct);
+        }
+        parent.link_chars += stats.link_chars;
+        parent.words += done.words;
+        parent.title_case_words += done.title_case_words;
+        parent.punctuation += done.punctuation;
+    }
+};
+
+}  // namespace
+
 FitnessWalk fitness_walk(Node* body, PassFlags flags, std::chrono::steady_clock::time_point deadline) {
     FitnessWalk walk;
     std::size_t body_depth = 0;
     for (const Node* a = body->parent; a != nullptr && a->is_element(); a = a->parent) {
         ++body_depth;
     }
-    std::vector<Frame> frames;
-    PendingWord word;
-    frames.push_back(Frame{body, 0, {}, {}});
+    std::vector<Frame> frames{Frame{body, 0, {}, {}}};
     walk.elements.push_back(FitnessElement{body, {}, 0.0});
-    Node* cur = body->first_child;
-    while (!frames.empty()) {
-        if (cur == nullptr) {
-            if (breaks_words(frames.back().node)) {
-                word.flush(frames);
-            }
-            const Frame done = frames.back();
-            frames.pop_back();
-            FitnessStats& stats = walk.elements[done.index].stats;
-            stats.chars = done.text.length();
-            stats.link_chars = done.node->is(Tag::a) ? stats.chars : done.link_chars;
-            stats.direct_chars = std::min(done.direct.length(), stats.chars);
-            stats.words = done.words;
-            stats.title_case_words = done.title_case_words;
-            stats.punctuation = done.punctuation;
-            stats.depth = body_depth + frames.size();
-            walk.document.max_depth = std::max(walk.document.max_depth, stats.depth);
-            if (frames.empty()) {
-                break;
-            }
-            if (word.open) {
-                word.level = std::min(word.level, frames.size() - 1);
-            }
-            Frame& parent = frames.back();
-            parent.text.append(done.text);
-            if (is_inline(done.node)) {
-                parent.direct.append(done.direct);
-            }
-            parent.link_chars += stats.link_chars;
-            parent.words += done.words;
-            parent.title_case_words += done.title_case_words;
-            parent.punctuation += done.punctuation;
-            cur = done.node->next;
-            continue;
-        }
-        if (cur->is_text()) {
-            read_text(cur->data, frames, word);
-            cur = cur->next;
-            continue;
-        }
-        if (!cur->is_element()) {
-            cur = cur->next;
-            continue;
-        }
-        if (const WalkStep step = preprocess_step(cur, flags, walk.elements_seen, deadline); step != WalkStep::enter) {
-            if (step == WalkStep::deadline) {
-                walk.deadline_passed = true;
-                return walk;
-            }
-            continue;
-        }
-        if (breaks_words(cur)) {
-            word.flush(frames);
-        }
-        frames.push_back(Frame{cur, walk.elements.size(), {}, {}});
-        walk.elements.push_back(FitnessElement{cur, {}, 0.0});
-        cur = cur->first_child;
+    StatsWalker walker{walk, flags, deadline, body_depth, {}};
+    walk_post_order(frames, walker);
+    if (walk.deadline_passed) {
+        return walk;
     }
     walk.document.words = walk.elements.front().stats.words;
     return walk;
@@ -456,8 +464,8 @@ StrategyResult run_fitness(dom::Document& doc, const ExtractOptions& options, co
         block = doc.create_element(Tag::div);
         dom::move_children(body, block);
     }
-    out.content = assemble_article(doc, {block}, options, input.flags);
-    out.text_length = text::inner_text_length(out.content);
+    out.content = assemble_article(doc, {block}, options.readability, input.flags);
+    out.text_length = dom::inner_text_length(out.content);
     diag.text_length = out.text_length;
     return pass.finish(out.text_length >= options.passes.char_threshold ? "accepted" : "too_short");
 }

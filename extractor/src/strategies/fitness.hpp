@@ -81,7 +81,7 @@ struct FitnessWalk {
     bool deadline_passed = false;          // elements is then incomplete
 };
 
-// Step 0. Removes what lectito_removes says (hidden elements, iframes,
+// Step 0. Removes what preprocessing_removes says (hidden elements, iframes,
 // unlikely candidates under strip_unlikelys: both strategies read the same
 // text) and gathers every element's statistics in one post-order walk,
 // linear in the subtree. Looks at the clock every 4096 elements.

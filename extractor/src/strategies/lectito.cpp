@@ -13,9 +13,11 @@
 #include <string_view>
 #include <system_error>
 
-#include "readability/patterns.hpp"
-#include "readability/pipeline.hpp"
+#include "page/patterns.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
 #include "strategies/strategy.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -54,45 +56,7 @@ double attribute_weight(std::string_view value) {
     return weight;
 }
 
-// Seed 000 counts commas and periods. Besides ASCII ',' and '.', the commas
-// Readability's REGEXPS.commas knows and the CJK, Arabic and Devanagari full
-// stops count, so that pages in those scripts are not scored as unpunctuated.
-bool is_comma_or_period(char32_t c) noexcept {
-    switch (c) {
-    case U',': case U'.':
-    case 0x060C: case 0xFE50: case 0xFE10: case 0xFE11: case 0x2E41: case 0x2E34: case 0x2E32: case 0xFF0C:
-    case 0x3002: case 0xFF0E: case 0xFF61: case 0x06D4: case 0x0964:
-        return true;
-    default:
-        return false;
-    }
-}
-
 }  // namespace
-
-void measure_text(std::string_view s, CollapsedText& text, std::size_t& punctuation) noexcept {
-    std::size_t pos = 0;
-    while (pos < s.size()) {
-        const auto b = static_cast<unsigned char>(s[pos]);
-        if (b < 0x80) {
-            ++pos;
-            if (b == ' ' || (b >= 0x09 && b <= 0x0D)) {
-                text.add_space();
-            } else {
-                text.add_character(1);
-                punctuation += static_cast<std::size_t>(b == ',' || b == '.');
-            }
-            continue;
-        }
-        const char32_t c = text::next_code_point(s, pos);
-        if (text::is_js_space(c)) {
-            text.add_space();
-        } else {
-            text.add_character(c >= 0x10000 ? 2 : 1);
-            punctuation += static_cast<std::size_t>(is_comma_or_period(c));
-        }
-    }
-}
 
 namespace {
 
@@ -109,6 +73,83 @@ struct BasicFrame {
 using Frame = BasicFrame<Node*>;
 using ConstFrame = BasicFrame<const Node*>;
 
+// A closed element's figures added to its parent's: its link text is all of
+// its text when it is an <a> (outermost <a> only, as Lectito counts).
+template <typename F>
+std::size_t link_length_of(const F& done) noexcept {
+    return done.node->is(Tag::a) ? done.text.length() : done.link_length;
+}
+template <typename F>
+void fold_into(F& parent, const F& done) noexcept {
+    parent.text.append(done.text);
+    parent.link_length += link_length_of(done);
+    parent.punctuation += done.punctuation;
+}
+
+// lectito_measure's walker: the root's figures, nothing removed or recorded.
+struct MeasureWalker {
+    LectitoMeasures out;
+
+    void text(const Node* node, std::vector<ConstFrame>& frames) noexcept {
+        measure_text(node->data, frames.back().text, frames.back().punctuation);
+    }
+    Visit enter(const Node* element, std::vector<ConstFrame>& frames) {
+        frames.push_back(ConstFrame{element, 0, {}, 0, 0});
+        return Visit::descend;
+    }
+    void close(std::vector<ConstFrame>& frames) {
+        const ConstFrame done = frames.back();
+        frames.pop_back();
+        if (frames.empty()) {
+            out = LectitoMeasures{done.text.length(), link_length_of(done), done.punctuation};
+            return;
+        }
+        fold_into(frames.back(), done);
+    }
+};
+
+// lectito_walk's walker: preprocessing on the way down, a score for every
+// element on the way up, a record for those with enough text.
+struct ScoreWalker {
+    LectitoWalk& walk;
+    PassFlags flags;
+    std::size_t min_text_length;
+    std::chrono::steady_clock::time_point deadline;
+    std::size_t order = 0;
+
+    void text(const Node* node, std::vector<Frame>& frames) noexcept {
+        measure_text(node->data, frames.back().text, frames.back().punctuation);
+    }
+    Visit enter(Node*& element, std::vector<Frame>& frames) {
+        switch (preprocess_step(element, flags, walk.elements_seen, deadline)) {
+        case WalkStep::deadline: walk.deadline_passed = true; return Visit::stop;
+        case WalkStep::removed: return Visit::skip;
+        case WalkStep::enter: break;
+        }
+        frames.push_back(Frame{element, order++, {}, 0, 0});
+        return Visit::descend;
+    }
+    void close(std::vector<Frame>& frames) {
+        const Frame done = frames.back();
+        frames.pop_back();
+        if (frames.empty()) {
+            return;  // <body> is measured, not scored: seed 000 scores the elements under it
+        }
+        // Only elements with enough text are kept: on a large page most
+        // elements are short, and the record is most of the walk's memory.
+        const LectitoMeasures measures{done.text.length(), link_length_of(done), done.punctuation};
+        const LectitoScore score = lectito_score(done.node, measures, flags);
+        Node* node = done.node;
+        const bool recorded = measures.text_length >= min_text_length;
+        node->score.content_score = score.total;
+        node->score.initialized = recorded && score.total > 0.0;
+        if (recorded) {
+            walk.elements.push_back(LectitoElement{node, done.index, measures, score});
+        }
+        fold_into(frames.back(), done);
+    }
+};
+
 
 // Seed 001's "shared-parent headers": a heading, or an <hgroup> or <header>
 // with little text that holds one.
@@ -123,7 +164,7 @@ bool is_heading_block(const Node* node) {
     // article's. 200: pith's choice (no seed gives a figure), not tuned. Each sibling
     // is measured at most once, so this stays linear.
     constexpr std::size_t kMaxHeaderLength = 200;
-    if (text::inner_text_length(node) >= kMaxHeaderLength) {
+    if (dom::inner_text_length(node) >= kMaxHeaderLength) {
         return false;
     }
     for (const Node* n = dom::next_element(node, node); n != nullptr; n = dom::next_element(n, node)) {
@@ -150,40 +191,6 @@ std::string format_number(double value) {
 bool is_candidate(const Node* node) noexcept { return node->score.initialized; }
 
 }  // namespace
-
-bool lectito_removes(const Node* element, PassFlags flags) {
-    if (element->is(Tag::html) || element->is(Tag::body)) {
-        return false;
-    }
-    if (element->is(Tag::iframe) || !is_probably_visible(element)) {
-        return true;
-    }
-    if (!has(flags, PassFlags::strip_unlikelys) || element->is(Tag::a)) {
-        return false;
-    }
-    if (class_name(element).empty() && element->attr("id").empty()) {
-        return false;  // nothing to match: spares building the string on most elements
-    }
-    const std::string match = match_string(element);
-    return patterns::unlikely_candidate(match) && !patterns::maybe_candidate(match) &&
-           !has_ancestor_tag(element, Tag::table) && !has_ancestor_tag(element, Tag::code);
-}
-
-WalkStep preprocess_step(Node*& cur, PassFlags flags, std::size_t& elements_seen,
-                         std::chrono::steady_clock::time_point deadline) {
-    constexpr std::size_t kElementsPerClockRead = 4096;
-    ++elements_seen;
-    if (elements_seen % kElementsPerClockRead == 0 && std::chrono::steady_clock::now() >= deadline) {
-        return WalkStep::deadline;
-    }
-    if (!lectito_removes(cur, flags)) {
-        return WalkStep::enter;
-    }
-    Node* next = cur->next;
-    dom::detach(cur);
-    cur = next;
-    return WalkStep::removed;
-}
 
 double lectito_tag_score(Tag tag) noexcept {
     // Source: seed 000, "Base Tag Score". Not tuned.
@@ -233,38 +240,10 @@ LectitoScore lectito_score(const Node* element, const LectitoMeasures& measures,
 }
 
 LectitoMeasures lectito_measure(const Node* element) {
-    // lectito_walk's post-order walk, without removals and records.
-    std::vector<ConstFrame> frames;
-    frames.push_back(ConstFrame{element, 0, {}, 0, 0});
-    LectitoMeasures out;
-    const Node* cur = element->first_child;
-    while (!frames.empty()) {
-        if (cur == nullptr) {
-            const ConstFrame done = frames.back();
-            frames.pop_back();
-            const std::size_t link = done.node->is(Tag::a) ? done.text.length() : done.link_length;
-            if (frames.empty()) {
-                out = LectitoMeasures{done.text.length(), link, done.punctuation};
-                break;
-            }
-            ConstFrame& parent = frames.back();
-            parent.text.append(done.text);
-            parent.link_length += link;
-            parent.punctuation += done.punctuation;
-            cur = done.node->next;
-            continue;
-        }
-        if (cur->is_text()) {
-            measure_text(cur->data, frames.back().text, frames.back().punctuation);
-            cur = cur->next;
-        } else if (cur->is_element()) {
-            frames.push_back(ConstFrame{cur, 0, {}, 0, 0});
-            cur = cur->first_child;
-        } else {
-            cur = cur->next;
-        }
-    }
-    return out;
+    std::vector<ConstFrame> frames{ConstFrame{element, 0, {}, 0, 0}};
+    MeasureWalker walker;
+    walk_post_order(frames, walker);
+    return walker.out;
 }
 
 LectitoScore lectito_score(const Node* element, PassFlags flags) {
@@ -274,57 +253,11 @@ LectitoScore lectito_score(const Node* element, PassFlags flags) {
 LectitoWalk lectito_walk(Node* body, PassFlags flags, std::size_t min_text_length,
                          std::chrono::steady_clock::time_point deadline) {
     LectitoWalk walk;
-    std::vector<Frame> frames;
-    // <body> itself is measured (its children's totals flow into it) but not
-    // scored: seed 000 scores the elements under it.
-    frames.push_back(Frame{body, 0, {}, 0, 0});
-    std::size_t order = 0;
-    Node* cur = body->first_child;
-    while (!frames.empty()) {
-        if (cur == nullptr) {
-            const Frame done = frames.back();
-            frames.pop_back();
-            if (frames.empty()) {
-                break;
-            }
-            // Only elements with enough text are kept: on a large page most
-            // elements are short, and the record is most of the walk's memory.
-            const LectitoMeasures measures{done.text.length(),
-                                           done.node->is(Tag::a) ? done.text.length() : done.link_length,
-                                           done.punctuation};
-            const LectitoScore score = lectito_score(done.node, measures, flags);
-            Node* node = done.node;
-            const bool recorded = measures.text_length >= min_text_length;
-            node->score.content_score = score.total;
-            node->score.initialized = recorded && score.total > 0.0;
-            if (recorded) {
-                walk.elements.push_back(LectitoElement{node, done.index, measures, score});
-            }
-            Frame& parent = frames.back();
-            parent.text.append(done.text);
-            parent.link_length += measures.link_length;
-            parent.punctuation += done.punctuation;
-            cur = done.node->next;
-            continue;
-        }
-        if (cur->is_text()) {
-            measure_text(cur->data, frames.back().text, frames.back().punctuation);
-            cur = cur->next;
-            continue;
-        }
-        if (!cur->is_element()) {
-            cur = cur->next;
-            continue;
-        }
-        if (const WalkStep step = preprocess_step(cur, flags, walk.elements_seen, deadline); step != WalkStep::enter) {
-            if (step == WalkStep::deadline) {
-                walk.deadline_passed = true;
-                return walk;
-            }
-            continue;
-        }
-        frames.push_back(Frame{cur, order++, {}, 0, 0});
-        cur = cur->first_child;
+    std::vector<Frame> frames{Frame{body, 0, {}, 0, 0}};
+    ScoreWalker walker{walk, flags, min_text_length, deadline};
+    walk_post_order(frames, walker);
+    if (walk.deadline_passed) {
+        return walk;
     }
     // Recorded in post-order; document order decides ties.
     std::sort(walk.elements.begin(), walk.elements.end(),
@@ -419,8 +352,8 @@ StrategyResult run_lectito(dom::Document& doc, const ExtractOptions& options, co
     }
 
     // 5. Clean and wrap as the readability strategy does.
-    out.content = assemble_article(doc, blocks, options, input.flags);
-    out.text_length = text::inner_text_length(out.content);
+    out.content = assemble_article(doc, blocks, options.readability, input.flags);
+    out.text_length = dom::inner_text_length(out.content);
     diag.text_length = out.text_length;
     return pass.finish(out.text_length >= lectito.char_threshold ? "accepted" : "too_short");
 }

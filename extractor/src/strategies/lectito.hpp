@@ -9,76 +9,11 @@
 #include <cstddef>
 #include <vector>
 
-#include "pith/dom.hpp"
 #include "pith/article.hpp"
+#include "pith/dom.hpp"
+#include "strategies/walk.hpp"
 
 namespace pith::extract {
-
-// Whitespace-collapsed text length built bottom-up: the summary of a piece of
-// text that concatenates with its neighbours' in O(1), so that every element's
-// length comes from its children's in one post-order walk. length() equals
-// text::inner_text_length(node) (trimmed, every interior white space run one
-// unit: runs of two or more collapse to one space and every JS white space
-// code point is a single UTF-16 unit).
-struct CollapsedText {
-    std::size_t units = 0;     // UTF-16 units from the first to the last non-space character
-    bool content = false;      // holds a non-space character
-    bool lead_space = false;   // white space before the first character (or anywhere, when !content)
-    bool trail_space = false;  // white space after the last character
-
-    void add_space() noexcept {
-        if (content) {
-            trail_space = true;
-        } else {
-            lead_space = true;
-        }
-    }
-    void add_character(std::size_t utf16_units) noexcept {
-        if (content && trail_space) {
-            ++units;
-        }
-        units += utf16_units;
-        content = true;
-        trail_space = false;
-    }
-    void append(const CollapsedText& next) noexcept {
-        if (!next.content) {
-            if (next.lead_space) {
-                add_space();
-            }
-            return;
-        }
-        if (!content) {
-            const bool space_before = lead_space || next.lead_space;
-            *this = next;
-            lead_space = space_before;
-            return;
-        }
-        units += static_cast<std::size_t>(trail_space || next.lead_space) + next.units;
-        trail_space = next.trail_space;
-    }
-    [[nodiscard]] std::size_t length() const noexcept { return units; }
-};
-
-// Adds the characters of one text node's data to `text`, and its commas and
-// full stops (lectito.cpp says which) to `punctuation`.
-void measure_text(std::string_view s, CollapsedText& text, std::size_t& punctuation) noexcept;
-
-// The preprocessing both strategies share (seed 001, "Preprocessing"): true
-// for elements to drop before scoring: hidden ones (is_probably_visible
-// false), <iframe>s, and under strip_unlikelys those whose class and id match
-// Readability's unlikely candidates and not its maybe-candidates (never <html>,
-// <body> or <a>, never within three levels of a <table> or <code>: the check
-// grab_article makes).
-[[nodiscard]] bool lectito_removes(const dom::Node* element, PassFlags flags);
-
-// What the preprocessing walks of lectito and fitness do on entering an
-// element: count it, read the clock every 4096 elements (as grab_article's
-// walk), and drop what lectito_removes says.
-enum class WalkStep { enter, removed, deadline };
-// `cur` moves to its next sibling when the element is removed.
-[[nodiscard]] WalkStep preprocess_step(dom::Node*& cur, PassFlags flags, std::size_t& elements_seen,
-                                       std::chrono::steady_clock::time_point deadline);
 
 // What the score is computed from: an element's whole text.
 struct LectitoMeasures {
@@ -131,7 +66,7 @@ struct LectitoWalk {
     bool deadline_passed = false;   // elements is then incomplete
 };
 
-// Preprocesses `body` (removes what lectito_removes says) and scores every
+// Preprocesses `body` (removes what preprocessing_removes says) and scores every
 // element left under it in one post-order walk, linear in the subtree. Every
 // scored element keeps its total in score.content_score; score.initialized
 // marks the candidates: recorded elements whose total is above 0. Looks at the

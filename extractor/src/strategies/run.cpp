@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iterator>
 
+#include "budget/budget.hpp"
 #include "strategies/strategy.hpp"
 
 namespace pith::extract {
@@ -37,13 +38,6 @@ dom::Document pass_copy(const dom::Document& prepared, dom::BlockCache* cache) {
 
 }  // namespace
 
-std::optional<Error> deadline_passed(const ExtractOptions& options, std::string_view next_stage) {
-    if (Clock::now() < options.runtime.deadline) {
-        return std::nullopt;
-    }
-    return Error{ErrorCode::deadline_exceeded, "deadline passed before " + std::string(next_stage)};
-}
-
 namespace {
 
 // One pass of `strategy` over `doc`, a fresh copy of the prepared document.
@@ -58,8 +52,7 @@ StrategyResult run_pass(Strategy strategy, dom::Document& doc, const ExtractOpti
     case Strategy::automatic:
         break;
     }
-    PassOutput out = grab_article(doc, options, input, state);
-    return StrategyResult{out.content, out.text_length, std::move(out.diagnostics), {}};
+    return grab_article(doc, options, input, state);
 }
 
 }  // namespace
@@ -80,7 +73,7 @@ StrategyRun run_staged(Strategy strategy, const dom::Document& prepared, const E
         strategy == Strategy::lectito ? options.lectito.char_threshold : options.passes.char_threshold;
     std::optional<Attempt> longest;  // the longest attempt under the threshold so far
     for (std::size_t pass = 0;; ++pass) {
-        if (auto late = deadline_passed(options, std::string(strategy_name(strategy)) + " pass " +
+        if (auto late = deadline_passed(options.runtime, std::string(strategy_name(strategy)) + " pass " +
                                                      std::to_string(pass + 1))) {
             run.stopped = std::move(late);
             return run;

@@ -1,7 +1,7 @@
 // Running strategies: each pass on its own copy of the prepared document,
 // retries that drop one heuristic flag at a time, and `auto`'s choice between
-// strategies. extract() calls run_strategy once, between the metadata and the
-// post-processing. Internal header.
+// strategies; find_article, step 5 of extract(), puts a site rule's body
+// first. Internal header.
 #pragma once
 
 #include <cstddef>
@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "pith/dom.hpp"
 #include "pith/article.hpp"
-#include "readability/pipeline.hpp"
+#include "pith/dom.hpp"
+#include "strategies/strategy.hpp"
 
 namespace pith::extract {
 
@@ -42,10 +42,6 @@ struct StrategyRun {
 [[nodiscard]] StrategyRun run_strategy(const dom::Document& prepared, const ExtractOptions& options,
                                        const PassInput& input, PassState& state, Article& article);
 
-// The deadline_exceeded error when options.runtime.deadline has passed, naming the
-// stage that was about to start.
-[[nodiscard]] std::optional<Error> deadline_passed(const ExtractOptions& options, std::string_view next_stage);
-
 // ---- run.cpp's pieces that auto.cpp composes ----
 
 // `strategy`'s staged passes (never automatic).
@@ -55,5 +51,15 @@ struct StrategyRun {
 // auto: see auto.cpp.
 [[nodiscard]] StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& options,
                                    const PassInput& input, PassState& state, Article& article);
+
+struct PreparedPage;
+
+// The article of `page`: its site rule's body when the rule has a body that
+// selects something; nothing when it selects nothing and forbids falling
+// back; else options.strategy's (run_strategy). Fills article.strategy, the
+// rule's outcome, status, article_pass and the passes' time; the deadline
+// passing stops it with run.stopped set and `article` as it was then.
+[[nodiscard]] StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, PassState& state,
+                                       Article& article);
 
 }  // namespace pith::extract

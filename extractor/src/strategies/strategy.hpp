@@ -1,19 +1,36 @@
 // What every strategy does with one copy of the prepared document, and what
-// it gives back. The readability strategy is grab_article (readability/);
-// lectito and fitness live here, one to a file; auto runs them and chooses.
-// Internal header.
+// it gives back: one pass of readability (readability.cpp), lectito
+// (lectito.cpp) or fitness (fitness.cpp). run.hpp runs a strategy's passes,
+// and auto (auto.cpp) runs two strategies and chooses. Internal header.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
-#include "pith/dom.hpp"
 #include "pith/article.hpp"
-#include "readability/pipeline.hpp"
+#include "pith/dom.hpp"
+#include "pith/options.hpp"
+#include "pith/scorer.hpp"
 
 namespace pith::extract {
+
+// What one pass needs from outside.
+struct PassInput {
+    PassFlags flags = PassFlags::all;
+    std::string_view article_title;    // for the duplicate-title header check
+    bool metadata_has_byline = false;  // Readability skips byline capture then
+    const ContentScorer* scorer = nullptr;
+};
+// What readability carries across passes, as Readability keeps them on `this`.
+struct PassState {
+    std::optional<std::string> byline;
+    std::optional<std::string> lang;
+    std::optional<std::string> dir;
+};
 
 // One strategy's answer on its copy of the prepared document.
 struct StrategyResult {
@@ -48,6 +65,11 @@ public:
 private:
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
+
+// One _grabArticle pass of Readability.js over `doc` (mutates it), its
+// prep_article included.
+[[nodiscard]] StrategyResult grab_article(dom::Document& doc, const ExtractOptions& options, const PassInput& input,
+                                          PassState& state);
 
 // Lectito's scoring (seed 000) over every element of `doc`'s body.
 [[nodiscard]] StrategyResult run_lectito(dom::Document& doc, const ExtractOptions& options, const PassInput& input);

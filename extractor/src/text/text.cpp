@@ -1,7 +1,5 @@
 #include "text/text.hpp"
 
-#include "pith/dom.hpp"
-
 namespace pith::text {
 
 char32_t next_code_point(std::string_view s, std::size_t& pos) noexcept {
@@ -37,9 +35,6 @@ std::size_t utf16_length(std::string_view s) noexcept {
     return units;
 }
 
-namespace {
-
-// Length in bytes of the white space code point starting at `pos`, or 0.
 std::size_t space_at(std::string_view s, std::size_t pos) noexcept {
     const auto b = static_cast<unsigned char>(s[pos]);
     if (b < 0x80) {
@@ -53,6 +48,9 @@ std::size_t space_at(std::string_view s, std::size_t pos) noexcept {
     return is_js_space(c) ? next - pos : 0;
 }
 
+namespace {
+
+// Length in bytes of the white space code point starting at `pos`, or 0.
 // Length of the white space code point that ends just before `end`, or 0.
 std::size_t space_before(std::string_view s, std::size_t end) noexcept {
     std::size_t start = end - 1;
@@ -112,96 +110,6 @@ std::string collapse_runs(std::string_view s) {
         pos = run_end;
     }
     return out;
-}
-
-std::string inner_text(const dom::Node* node, bool normalize) {
-    const std::string content = dom::text_content(node);
-    const std::string_view trimmed = trim(content);
-    if (normalize) {
-        return collapse_runs(trimmed);
-    }
-    return std::string(trimmed);
-}
-
-std::size_t inner_text_length(const dom::Node* node, bool normalize) {
-    // Walks the text nodes once, tracking white space runs, so no string is built.
-    std::size_t length = 0;       // units committed so far
-    std::size_t pending_units = 0;  // white space run not yet known to be interior
-    std::size_t pending_count = 0;
-    bool seen_content = false;
-    for (const dom::Node* n = node; n != nullptr; n = dom::next_node(n, node)) {
-        if (!n->is_text()) {
-            continue;
-        }
-        const std::string_view s = n->data;
-        std::size_t pos = 0;
-        while (pos < s.size()) {
-            // Fast path: a run of printable ASCII is one unit per byte.
-            const auto first = static_cast<unsigned char>(s[pos]);
-            if (first > ' ' && first < 0x80) {
-                if (seen_content && pending_count > 0) {
-                    length += (normalize && pending_count >= 2) ? 1 : pending_units;
-                }
-                pending_units = 0;
-                pending_count = 0;
-                seen_content = true;
-                std::size_t end = pos + 1;
-                while (end < s.size()) {
-                    const auto b = static_cast<unsigned char>(s[end]);
-                    if (b <= ' ' || b >= 0x80) {
-                        break;
-                    }
-                    ++end;
-                }
-                length += end - pos;
-                pos = end;
-                continue;
-            }
-            const std::size_t w = space_at(s, pos);
-            if (w != 0) {
-                pending_units += utf16_length(s.substr(pos, w));
-                ++pending_count;
-                pos += w;
-                continue;
-            }
-            if (seen_content && pending_count > 0) {
-                length += (normalize && pending_count >= 2) ? 1 : pending_units;
-            }
-            pending_units = 0;
-            pending_count = 0;
-            seen_content = true;
-            const auto b = static_cast<unsigned char>(s[pos]);
-            const std::size_t step = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
-            length += step == 4 ? 2 : 1;
-            pos += step;
-        }
-    }
-    return length;
-}
-
-std::size_t text_content_length(const dom::Node* node, std::size_t cap) noexcept {
-    std::size_t length = 0;
-    for (const dom::Node* n = node; n != nullptr; n = dom::next_node(n, node)) {
-        if (n->is_text()) {
-            length += utf16_length(n->data);
-            if (length > cap) {
-                return length;
-            }
-        }
-    }
-    return length;
-}
-
-std::size_t ascii_comma_count(const dom::Node* node) noexcept {
-    std::size_t count = 0;
-    for (const dom::Node* n = node; n != nullptr; n = dom::next_node(n, node)) {
-        if (n->is_text()) {
-            for (const char c : n->data) {
-                count += static_cast<std::size_t>(c == ',');
-            }
-        }
-    }
-    return count;
 }
 
 std::string to_lower_ascii(std::string_view s) {

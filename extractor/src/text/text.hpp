@@ -1,15 +1,12 @@
 // Text helpers with JavaScript's semantics, so that lengths and thresholds
 // match Readability.js: `\s` and trim() use ECMAScript's white space set, and
-// `.length` counts UTF-16 code units. All inputs are valid UTF-8.
+// `.length` counts UTF-16 code units. All inputs are valid UTF-8. Strings
+// only: the measures of a node's text are dom/inner_text.hpp's.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
-
-namespace pith::dom {
-struct Node;
-}
 
 namespace pith::text {
 
@@ -22,24 +19,15 @@ namespace pith::text {
 // Length in UTF-16 code units (JavaScript's String.prototype.length).
 [[nodiscard]] std::size_t utf16_length(std::string_view s) noexcept;
 
+// The length in bytes of the JavaScript white space code point at `pos`; 0
+// when there is none.
+[[nodiscard]] std::size_t space_at(std::string_view s, std::size_t pos) noexcept;
+
 // String.prototype.trim().
 [[nodiscard]] std::string_view trim(std::string_view s) noexcept;
 
 // s.replace(/\s{2,}/g, " "): runs of two or more white space become one space.
 [[nodiscard]] std::string collapse_runs(std::string_view s);
-
-// Readability _getInnerText: textContent, trimmed, runs collapsed when `normalize`.
-[[nodiscard]] std::string inner_text(const dom::Node* node, bool normalize = true);
-
-// UTF-16 length of inner_text(node, normalize) without building the string.
-[[nodiscard]] std::size_t inner_text_length(const dom::Node* node, bool normalize = true);
-
-// UTF-16 length of the raw textContent, counting stops early once past `cap`
-// (the result is then some value > cap).
-[[nodiscard]] std::size_t text_content_length(const dom::Node* node, std::size_t cap) noexcept;
-
-// ASCII commas in the node's text (Readability _getCharCount(e, ",")).
-[[nodiscard]] std::size_t ascii_comma_count(const dom::Node* node) noexcept;
 
 // ASCII lowercase copy (class names, ids, attribute values compared /i).
 [[nodiscard]] std::string to_lower_ascii(std::string_view s);

@@ -4,8 +4,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "readability/patterns.hpp"
-#include "readability/pipeline.hpp"
+#include "page/patterns.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
 #include "dom/raw_text.hpp"
 #include "text/text.hpp"
 

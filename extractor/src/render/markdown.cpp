@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "output/render.hpp"
+#include "render/render.hpp"
 #include "pith/markdown.hpp"
 #include "text/text.hpp"
 

@@ -1,4 +1,4 @@
-#include "readability/patterns.hpp"
+#include "page/patterns.hpp"
 
 #include <array>
 

@@ -1,7 +1,9 @@
 // The article as Markdown (GitHub-flavoured) and as clean text, built from
-// pith's DOM after post-processing; no HTML string is parsed again.
+// pith's DOM after post-processing; no HTML string is parsed again. The JSON
+// shape is article_json.cpp's (pith/article_json.hpp). Internal header.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,6 +28,13 @@ using CodeLanguages = std::unordered_map<const dom::Node*, std::string>;
 // and "1. ", table rows with cells separated by " | ", white space inside a
 // block collapsed, no line with leading or trailing white space.
 [[nodiscard]] std::string to_clean_text(const dom::Node* content);
+
+// Step 8 of extract(): the chosen article (`content`, in `doc`) post-
+// processed (links against `base_url`, wrappers, classes), serialised into
+// article.content, text_content and length, with the excerpt's fallback (its
+// first paragraph) and the renderings options.render asks for.
+void finish_article(dom::Document& doc, dom::Node* content, const std::optional<std::string>& dir,
+                    std::string_view base_url, const ExtractOptions& options, Article& article);
 
 // ---- shared by both renderings ----
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "output/render.hpp"
+#include "render/render.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {

@@ -1,4 +1,4 @@
-#include "output/annotate.hpp"
+#include "inspect/annotate.hpp"
 
 #include <cstdio>
 #include <string_view>

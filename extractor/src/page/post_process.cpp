@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "readability/pipeline.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
 #include "pith/url.hpp"
 #include "text/text.hpp"
 
@@ -222,11 +223,12 @@ void clean_classes(dom::Document& doc, Node* content, const std::vector<std::str
 
 }  // namespace
 
-void post_process(dom::Document& doc, Node* content, const ExtractOptions& options, std::string_view base_url) {
-    fix_relative_uris(doc, content, base_url, options.input.url);
+void post_process(dom::Document& doc, Node* content, const RenderOptions& render, std::string_view document_url,
+                  std::string_view base_url) {
+    fix_relative_uris(doc, content, base_url, document_url);
     simplify_nested_elements(doc, content);
-    if (!options.render.keep_classes) {
-        clean_classes(doc, content, options.render.classes_to_preserve);
+    if (!render.keep_classes) {
+        clean_classes(doc, content, render.classes_to_preserve);
     }
 }
 

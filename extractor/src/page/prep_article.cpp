@@ -7,8 +7,10 @@
 #include <cmath>
 #include <vector>
 
-#include "readability/patterns.hpp"
-#include "readability/pipeline.hpp"
+#include "page/patterns.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -192,14 +194,14 @@ void clean(Node* root, Tag tag) {
     remove_matching(root, tag, [&](const Node* n) { return !(is_embed && has_allowed_video(n)); });
 }
 
-bool clean_conditionally_removes(const Node* node, Tag tag, const ExtractOptions& options, PassFlags flags) {
-    const std::size_t content_length = text::inner_text_length(node);
+bool clean_conditionally_removes(const Node* node, Tag tag, const ReadabilityOptions& options, PassFlags flags) {
+    const std::size_t content_length = dom::inner_text_length(node);
     bool is_list = tag == Tag::ul || tag == Tag::ol;
     if (!is_list) {
         std::size_t list_length = 0;
         for (const Node* n = node->first_child; n != nullptr; n = dom::next_node(n, node)) {
             if (n->is(Tag::ul) || n->is(Tag::ol)) {
-                list_length += text::inner_text_length(n);
+                list_length += dom::inner_text_length(n);
             }
         }
         // JavaScript division: x / 0 is Infinity (> 0.9), 0 / 0 is NaN (not).
@@ -221,7 +223,7 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ExtractOptions
     if (weight < 0) {
         return true;
     }
-    if (text::ascii_comma_count(node) >= 10) {
+    if (dom::ascii_comma_count(node) >= 10) {
         return false;  // lots of commas: prose, keep it
     }
     const double p = static_cast<double>(count_by_tag(node, Tag::p));
@@ -242,7 +244,7 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ExtractOptions
     // Ad and loading labels are single short words; only short texts can match.
     constexpr std::size_t kLongestLabel = 24;
     if (content_length <= kLongestLabel) {
-        const std::string inner = text::inner_text(node);
+        const std::string inner = dom::inner_text(node);
         if (patterns::ad_words(inner) || patterns::loading_words(inner)) {
             return true;
         }
@@ -251,7 +253,7 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ExtractOptions
     const double text_dens = text_density(node, {Tag::span, Tag::li, Tag::td, Tag::blockquote, Tag::dl, Tag::div,
                                                  Tag::img, Tag::ol, Tag::p, Tag::pre, Tag::table, Tag::ul});
     const bool is_figure_child = has_ancestor_tag(node, Tag::figure);
-    const double modifier = options.readability.link_density_modifier;
+    const double modifier = options.link_density_modifier;
 
     // Source: Readability.js _cleanConditionally, the shouldRemoveNode rules.
     const bool have_to_remove =
@@ -275,7 +277,7 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ExtractOptions
     return have_to_remove;
 }
 
-void clean_conditionally(Node* root, Tag tag, const ExtractOptions& options, PassFlags flags) {
+void clean_conditionally(Node* root, Tag tag, const ReadabilityOptions& options, PassFlags flags) {
     if (!has(flags, PassFlags::clean_conditionally)) {
         return;
     }
@@ -294,7 +296,7 @@ void remove_share_widgets(Node* content) {
         Node* next = next_in_document(child);
         while (next != nullptr && next != end) {
             if (patterns::share_element(match_string(next)) &&
-                text::text_content_length(next, kShareElementThreshold) < kShareElementThreshold) {
+                dom::text_content_length(next, kShareElementThreshold) < kShareElementThreshold) {
                 next = remove_and_get_next(next);
             } else {
                 next = next_in_document(next);
@@ -331,7 +333,7 @@ void flatten_single_cell_tables(dom::Document& doc, Node* root) {
 
 }  // namespace
 
-void prep_article(dom::Document& doc, Node* content, const ExtractOptions& options, PassFlags flags) {
+void prep_article(dom::Document& doc, Node* content, const ReadabilityOptions& options, PassFlags flags) {
     clean_styles(doc, content);
     mark_data_tables(content);
     fix_lazy_images(doc, content);
@@ -359,7 +361,7 @@ void prep_article(dom::Document& doc, Node* content, const ExtractOptions& optio
     remove_matching(content, Tag::p, [](const Node* p) {
         const std::size_t media = count_by_tag(p, Tag::img) + count_by_tag(p, Tag::embed) +
                                   count_by_tag(p, Tag::object) + count_by_tag(p, Tag::iframe);
-        return media == 0 && text::inner_text_length(p, false) == 0;
+        return media == 0 && dom::inner_text_length(p, false) == 0;
     });
     for (Node* br : elements_by_tag(content, Tag::br)) {
         const Node* next = next_non_blank(br->next);

@@ -3,8 +3,10 @@
 // chains, <font>), plus comment removal.
 #include <vector>
 
-#include "readability/patterns.hpp"
-#include "readability/pipeline.hpp"
+#include "page/patterns.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -112,7 +114,7 @@ void remove_scripts(dom::Document& doc) {
     // noscript's text, so a page gets a few, not one per nesting level.
     constexpr int kMaxUnwrapped = 4;
     int unwrapped = 0;
-    const std::size_t page_text = text::inner_text_length(doc.root(), false);
+    const std::size_t page_text = dom::inner_text_length(doc.root(), false);
     Node* root = doc.root();
     for (Node* n = dom::next_element(root, root); n != nullptr;) {
         if (!n->is(Tag::noscript)) {
@@ -121,7 +123,7 @@ void remove_scripts(dom::Document& doc) {
         }
         Node* noscript = n;
         if (unwrapped < kMaxUnwrapped && noscript->first_element_child() != nullptr &&
-            2 * text::inner_text_length(noscript, false) > page_text) {
+            2 * dom::inner_text_length(noscript, false) > page_text) {
             ++unwrapped;
             Node* first = noscript->first_child;  // the walk goes on through what it held
             while (noscript->first_child != nullptr) {

@@ -1,6 +1,7 @@
 // How likely it is that the article pith returns is right: a logistic model
 // over signals the pipeline already has, fitted per strategy on both
-// development corpora by bench/fit_confidence.py.
+// development corpora by bench/fit/fit_confidence.py. score.cpp is the stage
+// (step 9 of extract()); confidence.cpp the model. Internal header.
 //
 // "Right" is what the fit was labelled with: on Mozilla's pages, token F1 of
 // the text >= 0.9 against expected.html; on trafilatura-dev, every snippet the
@@ -12,6 +13,8 @@
 #include <cstddef>
 
 #include "pith/article.hpp"
+#include "pith/dom.hpp"
+#include "strategies/run.hpp"
 
 namespace pith::extract {
 
@@ -42,5 +45,11 @@ using ConfidenceFeatures = std::array<double, kConfidenceFeatureCount>;
 
 // The model's probability for `features` under `strategy`'s weights.
 [[nodiscard]] double confidence_from(Strategy strategy, const ConfidenceFeatures& features) noexcept;
+
+// Step 9 of extract(): article.confidence and confidence_features from the
+// article kept (`chosen`) and the prepared page, and status low_confidence
+// when the confidence is under options.min_confidence.
+void score_confidence(const Attempt& chosen, const dom::Document& page, const ExtractOptions& options,
+                      Article& article);
 
 }  // namespace pith::extract

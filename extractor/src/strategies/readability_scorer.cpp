@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
-#include "readability/patterns.hpp"
-#include "readability/pipeline.hpp"
+#include "page/patterns.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
 #include "pith/dom.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -70,7 +72,7 @@ public:
 
 TextStats measure_text(const dom::Node& node) {
     TextStats stats;
-    stats.length = text::inner_text_length(&node);
+    stats.length = dom::inner_text_length(&node);
     for (const dom::Node* n = &node; n != nullptr; n = dom::next_node(n, &node)) {
         if (n->is_text()) {
             stats.comma_count += patterns::comma_split_count(n->data) - 1;

@@ -6,8 +6,11 @@
 #include <vector>
 
 #include "metadata/metadata.hpp"
-#include "readability/patterns.hpp"
-#include "readability/pipeline.hpp"
+#include "page/patterns.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
+#include "strategies/strategy.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -34,7 +37,7 @@ bool header_duplicates_title(const Node* node, std::string_view title) {
     if (!node->is(Tag::h1) && !node->is(Tag::h2)) {
         return false;
     }
-    const std::string heading = text::inner_text(node, false);
+    const std::string heading = dom::inner_text(node, false);
     return text_similarity(title, heading) > 0.75;  // Source: Readability.js _headerDuplicatesTitle.
 }
 
@@ -111,27 +114,6 @@ bool is_body_or_outside(const Node* node) {
     return node == nullptr || node->kind != NodeKind::element || node->is(Tag::body);
 }
 
-// Appends `block` to the article, renamed to <div> unless it is a block tag
-// the article keeps as it is (Readability's sibling rule).
-void append_as_block(Node* article, Node* block) noexcept {
-    const bool keeps_tag = block->ns == dom::Namespace::html &&
-                           (block->is(Tag::div) || block->is(Tag::article) || block->is(Tag::section) ||
-                            block->is(Tag::p) || block->is(Tag::ol) || block->is(Tag::ul));
-    if (!keeps_tag) {
-        dom::Document::rename(block, Tag::div);
-    }
-    dom::append_child(article, block);
-}
-
-// Moves `article`'s children into the page div Readability wraps them in.
-void wrap_in_page_div(dom::Document& doc, Node* article) {
-    Node* page_div = doc.create_element(Tag::div);
-    doc.set_attr(page_div, "id", "readability-page-1");
-    doc.set_attr(page_div, "class", "page");
-    dom::move_children(article, page_div);
-    dom::append_child(article, page_div);
-}
-
 // dom_smoothie's selection: of the top candidate and its ancestors below
 // <body>, those in every close runner-up's list (the runner-up and its
 // ancestors), and of those the best scored (the nearest on a tie); the top
@@ -160,24 +142,17 @@ struct Ranked {
 
 }  // namespace
 
-PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const PassInput& input, PassState& state) {
-    const auto started = std::chrono::steady_clock::now();
-    PassOutput out;
+StrategyResult grab_article(dom::Document& doc, const ExtractOptions& options, const PassInput& input,
+                            PassState& state) {
+    PassRecord pass(input.flags);
+    StrategyResult& out = pass.result;
     PassDiagnostics& diag = out.diagnostics;
-    diag.flags = input.flags;
     const ContentScorer& scorer = input.scorer != nullptr ? *input.scorer : readability_scorer();
     const PassFlags flags = input.flags;
-    auto finish = [&](std::string outcome) {
-        diag.outcome = std::move(outcome);
-        diag.duration_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
-                                                                                 started)
-                               .count();
-    };
 
     Node* page = doc.body();
     if (page == nullptr) {
-        finish("no_body");
-        return out;
+        return pass.finish("no_body");
     }
 
     // 1. Walk every element once: drop hidden and unlikely nodes, capture the
@@ -191,8 +166,7 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
         // outlast a deadline, so it looks at the clock now and then.
         constexpr std::size_t kElementsPerClockRead = 4096;
         if (diag.elements_seen % kElementsPerClockRead == 0 && std::chrono::steady_clock::now() >= options.runtime.deadline) {
-            finish("deadline");
-            return out;
+            return pass.finish("deadline");
         }
         if (node->is(Tag::html)) {
             const dom::Attribute* lang = node->find_attr("lang");
@@ -420,11 +394,11 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
                 append = true;
             } else if (sibling->is(Tag::p)) {
                 const double density = link_density(sibling);
-                const std::size_t length = text::inner_text_length(sibling);
+                const std::size_t length = dom::inner_text_length(sibling);
                 if (length > 80 && density < 0.25) {
                     append = true;
                 } else if (length < 80 && length > 0 && density == 0.0) {
-                    const std::string content = text::inner_text(sibling);
+                    const std::string content = dom::inner_text(sibling);
                     // /\.( |$)/: a sentence end.
                     for (std::size_t i = content.find('.'); i != std::string::npos; i = content.find('.', i + 1)) {
                         if (i + 1 == content.size() || content[i + 1] == ' ') {
@@ -442,7 +416,7 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
     }
 
     // 6. Clean the article, wrap it in the page div.
-    prep_article(doc, article_content, options, flags);
+    prep_article(doc, article_content, options.readability, flags);
     if (needed_to_create_top_candidate) {
         doc.set_attr(top_candidate, "id", "readability-page-1");
         doc.set_attr(top_candidate, "class", "page");
@@ -467,21 +441,9 @@ PassOutput grab_article(dom::Document& doc, const ExtractOptions& options, const
     }
 
     out.content = article_content;
-    out.text_length = text::inner_text_length(article_content);
+    out.text_length = dom::inner_text_length(article_content);
     diag.text_length = out.text_length;
-    finish(out.text_length >= options.passes.char_threshold ? "accepted" : "too_short");
-    return out;
-}
-
-Node* assemble_article(dom::Document& doc, const std::vector<Node*>& blocks, const ExtractOptions& options,
-                       PassFlags flags) {
-    Node* article = doc.create_element(Tag::div);
-    for (Node* block : blocks) {
-        append_as_block(article, block);
-    }
-    prep_article(doc, article, options, flags);
-    wrap_in_page_div(doc, article);
-    return article;
+    return pass.finish(out.text_length >= options.passes.char_threshold ? "accepted" : "too_short");
 }
 
 }  // namespace pith::extract

@@ -1,4 +1,4 @@
-#include "output/confidence.hpp"
+#include "confidence/confidence.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -29,7 +29,7 @@ constexpr std::array<std::string_view, kConfidenceFeatureCount> kFeatureNames = 
 // feature.
 using ModelRow = std::array<double, kConfidenceFeatureCount + 1>;
 constexpr ModelRow kModel[] = {
-#include "output/confidence_model.inc"
+#include "confidence/confidence_model.inc"
 };
 static_assert(std::size(kModel) == 4, "a row for each of readability, lectito, fitness and auto");
 

@@ -2,8 +2,10 @@
 // helper it is named after, with the same edge cases.
 #include <algorithm>
 
-#include "readability/patterns.hpp"
-#include "readability/pipeline.hpp"
+#include "page/patterns.hpp"
+#include "page/predicates.hpp"
+#include "page/prep.hpp"
+#include "dom/inner_text.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -219,7 +221,7 @@ bool has_ancestor_tag(const Node* node, Tag tag, int max_depth, bool (*filter)(c
 }
 
 double link_density(const Node* element) {
-    const std::size_t text_length = text::inner_text_length(element);
+    const std::size_t text_length = dom::inner_text_length(element);
     if (text_length == 0) {
         return 0.0;
     }
@@ -230,7 +232,7 @@ double link_density(const Node* element) {
         }
         // Source: Readability.js: in-page (#) links weigh 0.3.
         const double coefficient = patterns::hash_url(n->attr("href")) ? 0.3 : 1.0;
-        link_length += static_cast<double>(text::inner_text_length(n)) * coefficient;
+        link_length += static_cast<double>(dom::inner_text_length(n)) * coefficient;
     }
     return link_length / static_cast<double>(text_length);
 }
@@ -255,7 +257,7 @@ double class_weight(const Node* element, PassFlags flags) noexcept {
 }
 
 double text_density(const Node* element, const std::vector<Tag>& tags) {
-    const std::size_t text_length = text::inner_text_length(element);
+    const std::size_t text_length = dom::inner_text_length(element);
     if (text_length == 0) {
         return 0.0;
     }
@@ -263,7 +265,7 @@ double text_density(const Node* element, const std::vector<Tag>& tags) {
     for (const Node* n = element->first_child; n != nullptr; n = dom::next_node(n, element)) {
         if (n->kind == NodeKind::element && std::find(tags.begin(), tags.end(), n->tag) != tags.end() &&
             n->ns == dom::Namespace::html) {
-            children_length += text::inner_text_length(n);
+            children_length += dom::inner_text_length(n);
         }
     }
     return static_cast<double>(children_length) / static_cast<double>(text_length);

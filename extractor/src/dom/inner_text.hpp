@@ -1,0 +1,26 @@
+// The measures of a node's text that Readability.js takes, with JavaScript's
+// semantics (text/text.hpp): `.length` in UTF-16 code units, `\s` and trim()
+// over ECMAScript's white space. Internal header.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "pith/dom.hpp"
+
+namespace pith::dom {
+
+// Readability _getInnerText: textContent, trimmed, runs collapsed when `normalize`.
+[[nodiscard]] std::string inner_text(const Node* node, bool normalize = true);
+
+// UTF-16 length of inner_text(node, normalize) without building the string.
+[[nodiscard]] std::size_t inner_text_length(const Node* node, bool normalize = true);
+
+// UTF-16 length of the raw textContent, counting stops early once past `cap`
+// (the result is then some value > cap).
+[[nodiscard]] std::size_t text_content_length(const Node* node, std::size_t cap) noexcept;
+
+// ASCII commas in the node's text (Readability _getCharCount(e, ",")).
+[[nodiscard]] std::size_t ascii_comma_count(const Node* node) noexcept;
+
+}  // namespace pith::dom

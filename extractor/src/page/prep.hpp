@@ -1,0 +1,54 @@
+// Page preparation: the stages before any strategy runs and the cleanup
+// every strategy's article gets, each a port of the Readability.js function it
+// names. Internal header.
+//   prep_document.cpp  parse()'s _unwrapNoscriptImages, _removeScripts, _prepDocument
+//   readerable.cpp     isProbablyReaderable on a parsed document
+//   prep_article.cpp   _prepArticle: cleanup of the chosen content
+//   assemble.cpp       an article built from blocks, as _grabArticle builds its own
+//   post_process.cpp   _postProcessContent, and the document's base URL
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pith/dom.hpp"
+#include "pith/options.hpp"
+
+namespace pith::extract {
+
+// Document preparation before any pass (parse(): _unwrapNoscriptImages,
+// _removeScripts, _prepDocument) plus comment removal.
+void unwrap_noscript_images(dom::Document& doc);
+void remove_scripts(dom::Document& doc);
+void prep_document(dom::Document& doc);
+
+// Readability-readerable on a parsed document.
+[[nodiscard]] bool is_probably_readable(const dom::Document& doc, const ReadableOptions& options);
+
+// _prepArticle: cleanup of the chosen content under `flags`.
+void prep_article(dom::Document& doc, dom::Node* content, const ReadabilityOptions& options, PassFlags flags);
+
+// Appends `block` to the article, renamed to <div> unless it is a block tag
+// the article keeps as it is (Readability's sibling rule).
+void append_as_block(dom::Node* article, dom::Node* block) noexcept;
+// Moves `article`'s children into the page div Readability wraps them in:
+// <div id="readability-page-1" class="page">.
+void wrap_in_page_div(dom::Document& doc, dom::Node* article);
+
+// An article built from `blocks` (detached or not, in document order) the way
+// grab_article builds its own: blocks that are not div, article, section, p,
+// ol or ul become <div>s, prep_article cleans them under `flags`, and the
+// whole is wrapped in Readability's page div. Returns the detached article.
+[[nodiscard]] dom::Node* assemble_article(dom::Document& doc, const std::vector<dom::Node*>& blocks,
+                                          const ReadabilityOptions& options, PassFlags flags);
+
+// _postProcessContent: absolute URLs (against `base_url`, javascript: links
+// made plain), nested wrappers, classes (unless render.keep_classes).
+void post_process(dom::Document& doc, dom::Node* content, const RenderOptions& render, std::string_view document_url,
+                  std::string_view base_url);
+
+// The document's base URL: <base href> resolved against the document URL.
+[[nodiscard]] std::string document_base_url(const dom::Document& doc, std::string_view document_url);
+
+}  // namespace pith::extract

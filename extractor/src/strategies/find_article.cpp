@@ -1,0 +1,83 @@
+// Step 5 of extract(): the article, from the site rule's body when it has one
+// that selects something, else from the strategy asked for.
+#include <algorithm>
+#include <chrono>
+
+#include "dom/inner_text.hpp"
+#include "page/page.hpp"
+#include "page/prep.hpp"
+#include "rules/site_rule.hpp"
+#include "rules/xpath.hpp"
+#include "strategies/run.hpp"
+
+namespace pith::extract {
+
+namespace {
+
+// The article a site rule's body selected: the selected elements, copied in
+// document order into a document of their own, cleaned as Readability cleans
+// an article when the rule prunes.
+StrategyRun rule_body_run(const std::vector<dom::Node*>& body, const ExtractOptions& options, bool prune) {
+    StrategyRun run;
+    Attempt attempt{dom::Document(64U * 1024U, options.runtime.block_cache)};
+    std::vector<dom::Node*> blocks;
+    blocks.reserve(body.size());
+    for (const dom::Node* node : body) {
+        blocks.push_back(attempt.doc.clone(node));
+    }
+    attempt.content =
+        assemble_article(attempt.doc, blocks, options.readability, prune ? options.passes.flags : PassFlags::none);
+    attempt.text_length = dom::inner_text_length(attempt.content);
+    run.status = attempt.text_length > 0 ? Status::ok : Status::no_content;
+    if (attempt.text_length > 0) {
+        run.chosen.emplace(std::move(attempt));
+    }
+    return run;
+}
+
+}  // namespace
+
+StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, PassState& state, Article& article) {
+    const auto started = std::chrono::steady_clock::now();
+    const Metadata& metadata = page.metadata;
+    PassInput input;
+    input.article_title = metadata.title ? std::string_view(*metadata.title) : std::string_view{};
+    input.metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
+    input.scorer = options.readability.scorer;
+    input.flags = options.passes.flags;
+    article.strategy = options.strategy;
+
+    std::optional<rules::Applied>& applied = page.applied;
+    const rules::SiteRule* rule = page.rule;
+    StrategyRun run;
+    if (applied) {  // what the rule's removals took out of the page cannot be the article
+        std::erase_if(applied->body, [&page](const dom::Node* n) { return !rules::is_attached(n, page.doc.root()); });
+    }
+    if (applied && !applied->body.empty()) {
+        run = rule_body_run(applied->body, options, rule->prune);
+        article.rule->outcome = "applied";
+        if (options.strategy == Strategy::automatic) {
+            article.decision = "the site rule's body was kept; no strategy ran";
+        }
+    } else if (applied && !rule->body.empty() && !rule->autodetect_on_failure) {
+        run.status = Status::no_content;
+        article.rule->outcome = "no_content";
+    } else {
+        run = run_strategy(page.doc, options, input, state, article);
+        if (applied) {
+            article.rule->outcome = rule->body.empty() ? "no_body" : "fell_back";
+        }
+    }
+    if (run.stopped) {
+        return run;
+    }
+    article.status = run.status;
+    article.timings.passes_us =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
+    if (run.chosen && run.chosen->pass_index < article.passes.size()) {  // a rule's body ran no pass
+        article.article_pass = run.chosen->pass_index;
+    }
+    return run;
+}
+
+}  // namespace pith::extract

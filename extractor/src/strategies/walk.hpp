@@ -1,0 +1,127 @@
+// The measuring walk lectito, fitness and auto's boilerplate removal share:
+// text lengths summarised bottom-up, the preprocessing that drops hidden and
+// unlikely elements, and one iterative post-order walk that each strategy
+// fills in with what it measures. Internal header.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "pith/dom.hpp"
+#include "pith/options.hpp"
+
+namespace pith::extract {
+
+// Whitespace-collapsed text length built bottom-up: the summary of a piece of
+// text that concatenates with its neighbours' in O(1), so that every element's
+// length comes from its children's in one post-order walk. length() equals
+// dom::inner_text_length(node) (trimmed, every interior white space run one
+// unit: runs of two or more collapse to one space and every JS white space
+// code point is a single UTF-16 unit).
+struct CollapsedText {
+    std::size_t units = 0;     // UTF-16 units from the first to the last non-space character
+    bool content = false;      // holds a non-space character
+    bool lead_space = false;   // white space before the first character (or anywhere, when !content)
+    bool trail_space = false;  // white space after the last character
+
+    void add_space() noexcept {
+        if (content) {
+            trail_space = true;
+        } else {
+            lead_space = true;
+        }
+    }
+    void add_character(std::size_t utf16_units) noexcept {
+        if (content && trail_space) {
+            ++units;
+        }
+        units += utf16_units;
+        content = true;
+        trail_space = false;
+    }
+    void append(const CollapsedText& next) noexcept {
+        if (!next.content) {
+            if (next.lead_space) {
+                add_space();
+            }
+            return;
+        }
+        if (!content) {
+            const bool space_before = lead_space || next.lead_space;
+            *this = next;
+            lead_space = space_before;
+            return;
+        }
+        units += static_cast<std::size_t>(trail_space || next.lead_space) + next.units;
+        trail_space = next.trail_space;
+    }
+    [[nodiscard]] std::size_t length() const noexcept { return units; }
+};
+
+// Adds the characters of one text node's data to `text`, and its commas and
+// full stops (lectito.cpp says which) to `punctuation`.
+void measure_text(std::string_view s, CollapsedText& text, std::size_t& punctuation) noexcept;
+
+// The preprocessing lectito and fitness share (seed 001, "Preprocessing"):
+// true for elements to drop before scoring: hidden ones (is_probably_visible
+// false), <iframe>s, and under strip_unlikelys those whose class and id match
+// Readability's unlikely candidates and not its maybe-candidates (never <html>,
+// <body> or <a>, never within three levels of a <table> or <code>: the check
+// grab_article makes).
+[[nodiscard]] bool preprocessing_removes(const dom::Node* element, PassFlags flags);
+
+// What the preprocessing walks of lectito and fitness do on entering an
+// element: count it, read the clock every 4096 elements (as grab_article's
+// walk), and drop what preprocessing_removes says.
+enum class WalkStep { enter, removed, deadline };
+// `cur` moves to its next sibling when the element is removed.
+[[nodiscard]] WalkStep preprocess_step(dom::Node*& cur, PassFlags flags, std::size_t& elements_seen,
+                                       std::chrono::steady_clock::time_point deadline);
+
+// What a walker says of an element it enters.
+enum class Visit {
+    descend,  // it pushed the element's frame: walk its children
+    skip,     // it removed the element: the walk goes on from its next sibling
+    stop,     // the walk ends here (the deadline passed)
+};
+
+// One iterative post-order walk over the subtree of frames.back().node (the
+// root's frame, pushed by the caller), children before their parent, so that
+// every element's figures come from its children's in linear time. The
+// walker is called
+//   text(node, frames)         for a text node, inside frames.back()
+//   enter(node, frames)        for an element: a Visit; `node` is a reference
+//                              the walker moves to the next sibling on skip
+//   close(frames)              when frames.back()'s subtree is done: it pops
+//                              that frame and folds it into its parent
+// Comments and other nodes are passed over. Nothing recurses.
+template <typename Frame, typename Walker>
+void walk_post_order(std::vector<Frame>& frames, Walker& walker) {
+    auto cur = frames.back().node->first_child;
+    while (!frames.empty()) {
+        if (cur == nullptr) {
+            const auto next = frames.back().node->next;
+            walker.close(frames);
+            cur = next;
+            continue;
+        }
+        if (cur->is_text()) {
+            walker.text(cur, frames);
+            cur = cur->next;
+            continue;
+        }
+        if (!cur->is_element()) {
+            cur = cur->next;
+            continue;
+        }
+        switch (walker.enter(cur, frames)) {
+        case Visit::descend: cur = cur->first_child; break;
+        case Visit::skip: break;
+        case Visit::stop: return;
+        }
+    }
+}
+
+}  // namespace pith::extract
