@@ -42,16 +42,15 @@
 #include <vector>
 
 #include "corpus.hpp"
+#include "files.hpp"
 #include "pith/decode.hpp"
 #include "pith/extract.hpp"
 #include "pith/option_table.hpp"
 #include "token_f1.hpp"
 
-#ifndef PITH_SOURCE_DIR
-#error "PITH_SOURCE_DIR must name the repository root"
-#endif
-
 namespace {
+
+using pith::test::read_file;
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -156,32 +155,11 @@ std::optional<Options> parse_args(int argc, char** argv) {
 
 // A corpus subdirectory: under --corpus when given, else where the tests look.
 std::optional<fs::path> find_corpus(const Options& options, std::string_view subdir) {
-    if (options.corpus) {
-        std::error_code ec;
-        const fs::path candidate = *options.corpus / subdir;
-        if (fs::is_directory(candidate, ec)) {
-            return candidate;
-        }
-        std::fprintf(stderr, "%s not found\n", candidate.string().c_str());
-        return std::nullopt;
-    }
-    const pith::test::CorpusLookup lookup = pith::test::find_corpus_subdir(subdir);
+    const pith::test::CorpusLookup lookup = pith::test::find_corpus_subdir(subdir, options.corpus);
     if (!lookup.dir) {
         std::fprintf(stderr, "%s not found; tried %s\n", std::string(subdir).c_str(), lookup.tried_text().c_str());
     }
     return lookup.dir;
-}
-
-std::optional<std::string> read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return std::nullopt;
-    }
-    std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (in.bad()) {
-        return std::nullopt;
-    }
-    return bytes;
 }
 
 // Python's str.isspace() set, because trafilatura's evaluation normalises the

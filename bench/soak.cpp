@@ -40,7 +40,7 @@
 
 #include "corpus.hpp"
 #include "hostile_pages.hpp"
-#include "test_support.hpp"
+#include "pithd.hpp"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;

@@ -45,15 +45,15 @@
 #include <string_view>
 #include <vector>
 
+#include "corpus.hpp"
+#include "files.hpp"
 #include "pith/decode.hpp"
 #include "pith/extract.hpp"
 #include "pith/rules.hpp"
 
-#ifndef PITH_SOURCE_DIR
-#error "PITH_SOURCE_DIR must name the repository root"
-#endif
-
 namespace {
+
+using pith::test::read_file;
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -172,47 +172,6 @@ std::optional<Options> parse_args(int argc, char** argv) {
         options.limit = std::min(options.limit.value_or(kSmokePages), kSmokePages);
     }
     return options;
-}
-
-std::optional<std::string> read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return std::nullopt;
-    }
-    std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (in.bad()) {
-        return std::nullopt;
-    }
-    return bytes;
-}
-
-// The corpus root holding `subdir`: --corpus, else the default roots.
-std::optional<fs::path> find_corpus_subdir(const Options& options, std::string_view subdir,
-                                           std::vector<std::string>& tried) {
-    std::vector<fs::path> roots;
-    if (options.corpus) {
-        roots.push_back(*options.corpus);
-    } else {
-        if (const char* env = std::getenv("PITH_CORPUS"); env != nullptr && *env != '\0') {
-            roots.emplace_back(env);
-        }
-        std::error_code ec;
-        const fs::path cwd = fs::current_path(ec);
-        if (!ec) {
-            roots.push_back(cwd / ".." / "shared" / "corpus");
-        }
-        roots.push_back(fs::path(PITH_SOURCE_DIR) / ".." / "shared" / "corpus");
-    }
-    for (const fs::path& root : roots) {
-        const fs::path candidate = root / subdir;
-        tried.push_back(candidate.string());
-        std::error_code ec;
-        if (fs::is_directory(candidate, ec)) {
-            const fs::path canonical = fs::weakly_canonical(candidate, ec);
-            return ec ? candidate : canonical;
-        }
-    }
-    return std::nullopt;
 }
 
 struct Page {
@@ -378,15 +337,12 @@ int main(int argc, char** argv) {
         if (!set.wanted) {
             continue;
         }
-        std::vector<std::string> tried;
-        const auto dir = find_corpus_subdir(*options, set.subdir, tried);
-        if (!dir) {
-            std::fprintf(stderr, "%s corpus not found; tried:\n", set.name);
-            for (const std::string& path : tried) {
-                std::fprintf(stderr, "  %s\n", path.c_str());
-            }
+        const pith::test::CorpusLookup lookup = pith::test::find_corpus_subdir(set.subdir, options->corpus);
+        if (!lookup.dir) {
+            std::fprintf(stderr, "%s corpus not found; tried %s\n", set.name, lookup.tried_text().c_str());
             return 2;
         }
+        const fs::path* dir = &*lookup.dir;
         const auto paths = list_pages(*dir, set.per_directory, options->limit);
         for (const fs::path& path : paths) {
             auto raw = read_file(path);

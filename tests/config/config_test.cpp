@@ -9,17 +9,15 @@
 #include <set>
 #include <sstream>
 
+#include "files.hpp"
+
 namespace pith::config {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+// The file's bytes; "" when it cannot be read (the test then fails on them).
+std::string read_file(const fs::path& path) { return pith::test::read_file(path).value_or(""); }
 
 class TempToml {
 public:

@@ -33,6 +33,7 @@
 
 #include "pith/decode.hpp"
 #include "corpus.hpp"
+#include "files.hpp"
 #include "token_f1.hpp"
 #include "pith/dom.hpp"
 
@@ -101,17 +102,7 @@ using pith::test::next_code_point;
 using pith::test::page_tokens;
 using pith::test::TokenOverlap;
 
-std::optional<std::string> read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return std::nullopt;
-    }
-    std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (in.bad()) {
-        return std::nullopt;
-    }
-    return bytes;
-}
+using pith::test::read_file;
 
 // ---- text tokens and F1 --------------------------------------------------
 

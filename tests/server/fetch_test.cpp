@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "test_origin.hpp"
-#include "test_support.hpp"
+#include "pithd.hpp"
 #include "time_scale.hpp"
 
 namespace pith::test {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "pithd/metric_names.hpp"
-#include "test_support.hpp"
+#include "pithd.hpp"
 
 namespace pith::server {
 namespace {

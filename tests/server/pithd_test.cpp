@@ -18,7 +18,7 @@
 #include "hostile_pages.hpp"
 #include "time_scale.hpp"
 
-#include "test_support.hpp"
+#include "pithd.hpp"
 #include "time_scale.hpp"
 
 namespace pith::test {

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "test_support.hpp"
+#include "pithd.hpp"
 
 namespace pith::test {
 

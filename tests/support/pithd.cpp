@@ -1,4 +1,4 @@
-#include "test_support.hpp"
+#include "pithd.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -16,10 +16,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "time_scale.hpp"
 
@@ -32,6 +31,17 @@ extern char** environ;  // NOLINT: POSIX
 namespace pith::test {
 
 using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Where a sanitizer report from pithd goes: standard error until a test suite
+// sets its own (tests/server/gtest_failures.cpp makes it a test failure).
+void print_failure(const std::string& what) { std::fprintf(stderr, "%s\n", what.c_str()); }
+FailureReporter g_failure_reporter = print_failure;
+
+}  // namespace
+
+void set_failure_reporter(FailureReporter reporter) { g_failure_reporter = reporter; }
 
 namespace {
 
@@ -331,7 +341,7 @@ PithdProcess::~PithdProcess() {
     for (const char* marker : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "WARNING: ThreadSanitizer",
                                "runtime error:"}) {
         if (log_.find(marker) != std::string::npos) {
-            ADD_FAILURE() << "pithd reported \"" << marker << "\":\n" << log_;
+            g_failure_reporter("pithd reported \"" + std::string(marker) + "\":\n" + log_);
             break;
         }
     }

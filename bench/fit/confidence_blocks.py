@@ -16,11 +16,11 @@ article kept adds to the confidence model:
     and without four page signals drawn from it (the most boilerplate-like
     kept block, the expected number of kept boilerplate blocks, the chance
     that none is boilerplate, and the most content-like block left out).
-Everything is cross-validated with bench/fit_confidence.py's folds, grouped by
+Everything is cross-validated with bench/fit/fit_confidence.py's folds, grouped by
 site; the page model's training rows get their block signals from classifiers
 that never saw those rows' folds (nested), so nothing leaks.
 
-Usage: /usr/bin/python3 bench/confidence_blocks.py [--pith build/pith] [--corpus DIR]
+Usage: /usr/bin/python3 bench/fit/confidence_blocks.py [--pith build/pith] [--corpus DIR]
 Needs python3-numpy and python3-lxml (lxml's HTML parser segments the pages).
 """
 import argparse
@@ -33,6 +33,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fit_confidence as fit  # noqa: E402
 
 try:

@@ -11,7 +11,7 @@ deterministic, so a run from the same start on the same corpora reproduces the
 committed defaults.
 
 Usage (from the repository root, after a Release build):
-  python3 bench/fit_fitness.py [--bench build/bench/pith_bench_quality] [--rounds 3]
+  python3 bench/fit/fit_fitness.py [--bench build/bench/pith_bench_quality] [--rounds 3]
       [--start NAME=VALUE ...]
 Exit status: 0 done, 2 usage, corpus or bench error.
 """
@@ -22,9 +22,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import corpus
+# bench/ holds the helpers every bench script shares.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import corpus  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent.parent
 
 # Every option the fitness strategy takes (extract.hpp FitnessOptions), with
 # the values a coordinate step may try: weights scale, the ratios step within

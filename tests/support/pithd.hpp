@@ -81,6 +81,12 @@ HttpResult http_request(std::uint16_t port, std::string_view method, std::string
                         const std::vector<Header>& headers = {}, std::string_view body = {},
                         milliseconds timeout = 20s);
 
+// What PithdProcess does when pithd's log holds a sanitizer report as it
+// ends; standard error by default, a failure of the running test in GoogleTest
+// suites.
+using FailureReporter = void (*)(const std::string& what);
+void set_failure_reporter(FailureReporter reporter);
+
 // pithd, started with `args` and an environment of only `env` (plus PATH);
 // its standard error is collected for the test to read.
 class PithdProcess {

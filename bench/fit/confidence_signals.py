@@ -11,9 +11,9 @@ model does not read:
     article holds, and the reverse.
 It prints each one's AUROC alone and the cross-validated AUROC and calibration
 error of the confidence model with them added. The labels, the folds (grouped
-by site) and the model are bench/fit_confidence.py's.
+by site) and the model are bench/fit/fit_confidence.py's.
 
-Usage: /usr/bin/python3 bench/confidence_signals.py [--pithd build/pithd] [--corpus DIR]
+Usage: /usr/bin/python3 bench/fit/confidence_signals.py [--pithd build/pithd] [--corpus DIR]
 """
 import json
 import os
@@ -23,6 +23,7 @@ from html.parser import HTMLParser
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fit_confidence as fit  # noqa: E402
 from pithd_process import Pithd, arguments  # noqa: E402
 

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "files.hpp"
+
 namespace {
 
 namespace decode = pith::decode;
@@ -420,12 +422,8 @@ std::filesystem::path find_trafilatura_dir(std::string& looked_in) {
     return {};
 }
 
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+// The file's bytes; "" when it cannot be read (the test then fails on them).
+std::string read_file(const std::filesystem::path& path) { return pith::test::read_file(path).value_or(""); }
 
 struct CorpusPage {
     const char* file;
