@@ -2,6 +2,7 @@
 // so a new option shows here without an edit.
 #include "cli/help.hpp"
 
+#include <algorithm>
 #include <string_view>
 
 #include "pith/option_table.hpp"
@@ -130,6 +131,8 @@ Exit codes (several inputs: the worst, 3 > 1 > 0):
 
 constexpr std::size_t kFlagColumn = 26;  // where help text starts, as in the hand-written part
 constexpr std::size_t kWidth = 78;
+// Joins two words that a line must not split ("default 8192").
+constexpr char kNoBreak = '\x01';
 
 // `text` wrapped at kWidth, every line indented to kFlagColumn; the first
 // line follows `lead` (the flag), or starts a line of its own when the flag
@@ -154,7 +157,9 @@ std::string wrapped(std::string lead, std::string_view text) {
             line.assign(kFlagColumn, ' ');
             words_on_line = 0;
         }
-        line += (words_on_line > 0 ? " " : "") + std::string(word);
+        std::string shown(word);
+        std::replace(shown.begin(), shown.end(), kNoBreak, ' ');
+        line += (words_on_line > 0 ? " " : "") + shown;
         ++words_on_line;
     }
     return out + line + '\n';
@@ -172,9 +177,9 @@ std::string option_lines(const extract::OptionRow& row) {
     const std::string range = extract::option_range_text(row);
     const std::string fallback = extract::option_default_text(row);
     if (!range.empty() && row.kind != extract::OptionKind::choice) {
-        text += " (" + range + (fallback.empty() ? ")" : "; default " + fallback + ")");
+        text += " (" + range + (fallback.empty() ? ")" : "; default" + std::string(1, kNoBreak) + fallback + ")");
     } else if (!fallback.empty()) {
-        text += " (default " + fallback + ")";
+        text += " (default" + std::string(1, kNoBreak) + fallback + ")";
     }
     return wrapped(std::move(lead), text);
 }

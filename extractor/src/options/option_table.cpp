@@ -203,7 +203,7 @@ constexpr OptionRow kRows[] = {
               "share) or dom_smoothie (the best-scored ancestor every close runner-up shares)",
               0.0, 0.0, kSelectModeNames.all(), false, false, store_select_mode, show_select_mode},
     OptionRow{"min_score_to_adjust", OptionKind::number, "number", "readability",
-              "only candidates scoring above it are scaled by link density (default: all are)", -kUnbounded,
+              "only candidates scoring above it are scaled by link density; unset, all are", -kUnbounded,
               kUnbounded, {}, false, false, store_min_score_to_adjust, show_min_score_to_adjust},
     number_row<&E::readability, &ReadabilityOptions::link_density_modifier>(
         "link_density_modifier", "readability", "added to the link-density thresholds of conditional cleaning",
@@ -401,7 +401,9 @@ Result<bool> set_option(ExtractOptions& options, const OptionRow& row, const Opt
 
 std::string option_range_text(const OptionRow& row) {
     switch (row.kind) {
-    case OptionKind::integer: return number_text(row.min) + ".." + number_text(row.max);
+    case OptionKind::integer:
+        return std::to_string(static_cast<std::uint64_t>(row.min)) + ".." +
+               std::to_string(static_cast<std::uint64_t>(row.max));
     case OptionKind::number:
         if (std::isinf(row.min) && std::isinf(row.max)) {
             return "any finite number";
@@ -409,7 +411,15 @@ std::string option_range_text(const OptionRow& row) {
         if (std::isinf(row.max)) {
             return ">= " + number_text(row.min);
         }
-        return "[" + number_text(row.min) + ", " + number_text(row.max) + "]";
+        {
+            // Appended piece by piece: GCC 12 warns (-Wrestrict) on the
+            // chain of operator+ here, a known false positive.
+            std::string range = "[";
+            range += number_text(row.min);
+            range += ", ";
+            range += number_text(row.max);
+            return range + "]";
+        }
     case OptionKind::boolean: return {};
     case OptionKind::choice: return choices_text(row.choices);
     }
