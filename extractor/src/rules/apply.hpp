@@ -13,7 +13,8 @@
 
 namespace pith::rules {
 
-// The host of an absolute http(s) URL, lower case, without port or user; "" otherwise.
+// The host of an absolute URL ("scheme://host..."), lower case, without port,
+// user or trailing dots; "" when there is no "://".
 [[nodiscard]] std::string host_of(std::string_view url);
 
 // The markup with the rule's find/replace pairs applied in order; nullopt

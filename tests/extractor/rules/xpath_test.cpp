@@ -1,6 +1,5 @@
 // XPath 1.0 over pith's DOM: the functions and axes site rules use.
 #include "rules/xpath.hpp"
-#include "rules/css.hpp"
 
 #include <gtest/gtest.h>
 
@@ -116,45 +115,6 @@ TEST(XPathMirror, ADeepPageIsMirroredWithoutRecursion) {
     ASSERT_TRUE(nodes.ok());
     ASSERT_EQ(nodes.value().size(), 1U);
     EXPECT_TRUE(nodes.value().front()->is(pith::dom::Tag::span));
-}
-
-}  // namespace
-
-namespace {
-
-using pith::rules::css_to_xpath;
-
-class Css : public XPath {
-protected:
-    std::vector<std::string> css(const std::string& selector) {
-        const auto xpath = css_to_xpath(selector);
-        EXPECT_TRUE(xpath.ok()) << selector << ": " << (xpath.ok() ? "" : xpath.error().message);
-        return xpath.ok() ? select(xpath.value()) : std::vector<std::string>{};
-    }
-};
-
-TEST_F(Css, SelectorsSelectWhatBrowsersWould) {
-    EXPECT_EQ(css("div.entry-content > h1.title"), Strings{"How deltas grow"});
-    EXPECT_EQ(css("#main p.byline"), Strings{"By Ada Lindqvist"});
-    EXPECT_EQ(css("[class~=share-bar] a[href='/x']"), Strings{"Share"});
-    EXPECT_EQ(css("div[class^=\"post\"] > p:last-child"), Strings{"Last paragraph."});
-    EXPECT_EQ(css("h1 + p"), Strings{"By Ada Lindqvist"});
-    EXPECT_EQ(css("p.byline ~ p:not(.byline)"), (Strings{"First paragraph.", "Second paragraph.", "Last paragraph."}));
-    EXPECT_EQ(css("li:first-child, li:nth-child(2n)"), (Strings{"One", "Two"}));
-    EXPECT_EQ(css("#sidebar li:nth-child(odd)"), Strings{"One"});
-    EXPECT_EQ(css("div[id$=bar] *"), (Strings{"OneTwo", "One", "Two"}));
-    EXPECT_EQ(css("p:first-of-type"), Strings{"By Ada Lindqvist"});
-    EXPECT_EQ(css("div[class*='ntry'] h1"), Strings{"How deltas grow"});
-}
-
-TEST(CssToXPath, MalformedSelectorsAreRefusedWithWhere) {
-    for (const char* bad : {"", "div[", "div[class=", "a:hover", "div >", ".", "#", "p:nth-child(x)", "*:first-of-type",
-                            "p, ", "[class='x]"}) {
-        const auto xpath = css_to_xpath(bad);
-        EXPECT_FALSE(xpath.ok()) << bad;
-    }
-    const auto quoted = css_to_xpath("a[title=\"it's \\\"x\\\"\"]");
-    EXPECT_TRUE(quoted.ok());
 }
 
 }  // namespace

@@ -1,0 +1,53 @@
+#include "dom/inner_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include "parse_or_fail.hpp"
+#include "text/text.hpp"
+
+namespace pith::dom {
+namespace {
+
+using pith::test::parse_or_fail;
+
+TEST(InnerText, TrimsAndCollapsesRunsAsReadabilityDoes) {
+    Document doc = parse_or_fail("<div id=a>  Hello   <b>big</b>\n\n world\xC2\xA0\xC2\xA0! </div>");
+    const Node* div = doc.body()->first_element_child();
+    EXPECT_EQ(inner_text(div), "Hello big world !");
+    EXPECT_EQ(inner_text(div, false), "Hello   big\n\n world\xC2\xA0\xC2\xA0!");
+}
+
+TEST(InnerText, LengthAgreesWithTheStringsUtf16Length) {
+    const char* pages[] = {
+        "<p>  a  b </p>",
+        "<p>caf\xC3\xA9 \xF0\x9F\x98\x80  \xE2\x82\xAC x</p>",
+        "<p>one<br>two\n<span> three </span>  \xE3\x80\x80 four</p>",
+        "<p>   </p>",
+        "<p>a\xC2\xA0" "b \xC2\xA0 c</p>",
+    };
+    for (const char* page : pages) {
+        Document doc = parse_or_fail(page);
+        const Node* p = doc.body()->first_element_child();
+        for (const bool normalize : {true, false}) {
+            EXPECT_EQ(inner_text_length(p, normalize), text::utf16_length(inner_text(p, normalize)))
+                << page << " normalize=" << normalize;
+        }
+    }
+}
+
+TEST(InnerText, TextContentLengthStopsOnceOverTheCap) {
+    Document doc = parse_or_fail("<div><p>aaaaaaaaaa</p><p>bbbbbbbbbb</p><p>cccccccccc</p></div>");
+    const Node* div = doc.body()->first_element_child();
+    EXPECT_EQ(text_content_length(div, 100), 30U);
+    const std::size_t capped = text_content_length(div, 15);
+    EXPECT_GT(capped, 15U);
+    EXPECT_LT(capped, 30U);  // the third paragraph was never counted
+}
+
+TEST(InnerText, AsciiCommaCountSeesOnlyAsciiCommas) {
+    Document doc = parse_or_fail("<p>a, b, <i>c,</i> d\xEF\xBC\x8C e\xD8\x8C</p>");  // full-width and Arabic commas
+    EXPECT_EQ(ascii_comma_count(doc.body()->first_element_child()), 3U);
+}
+
+}  // namespace
+}  // namespace pith::dom

@@ -1,0 +1,59 @@
+#include "page/prep.hpp"
+
+#include <gtest/gtest.h>
+
+#include "parse_or_fail.hpp"
+
+namespace pith::extract {
+namespace {
+
+using pith::test::parse_or_fail;
+
+std::string prepared(const char* html, PassFlags flags = PassFlags::all) {
+    dom::Document doc = parse_or_fail(html);
+    dom::Node* content = doc.body()->first_element_child();
+    prep_article(doc, content, ReadabilityOptions{}, flags);
+    return dom::inner_html(content);
+}
+
+const char* const kProse =
+    "<p>The river had risen through the night, and by morning the lower fields lay under a sheet of brown water "
+    "that reached the hedges, so the farmers, who had seen floods before, moved the sheep to the high pasture.</p>";
+
+TEST(PrepArticle, RemovesFormControlsAsidesFootersAndEmptyParagraphs) {
+    const std::string out = prepared(
+        "<div><p>Kept.</p><aside>aside</aside><footer>foot</footer><button>b</button><input><p> </p>"
+        "<textarea>t</textarea><select><option>o</select><iframe src=x></iframe></div>");
+    EXPECT_EQ(out, "<p>Kept.</p>");
+}
+
+TEST(PrepArticle, RemovesShortShareWidgets) {
+    const std::string out = prepared(
+        (std::string("<div><div>") + kProse + "<div class='share'>Share this</div></div></div>").c_str());
+    EXPECT_EQ(out.find("Share this"), std::string::npos) << out;
+    EXPECT_NE(out.find("brown water"), std::string::npos);
+}
+
+TEST(PrepArticle, NegativeHeadingsGoAndH1sBecomeH2s) {
+    const std::string out = prepared("<div><h1>Title</h1><h2 class='comment'>Comments</h2><p>Body text.</p></div>");
+    EXPECT_EQ(out, "<h2>Title</h2><p>Body text.</p>");
+    const std::string unweighted =
+        prepared("<div><h2 class='comment'>Comments</h2><p>Body text.</p></div>", PassFlags::clean_conditionally);
+    EXPECT_NE(unweighted.find("Comments"), std::string::npos) << "without weight_classes class names do not count";
+}
+
+TEST(PrepArticle, ClutterIsCleanedOnlyUnderCleanConditionally) {
+    const std::string page =
+        std::string("<div>") + kProse + "<div class='related'><a href='/1'>one</a> <a href='/2'>two</a> "
+        "<a href='/3'>three</a></div></div>";
+    EXPECT_EQ(prepared(page.c_str()).find("three"), std::string::npos);
+    EXPECT_NE(prepared(page.c_str(), PassFlags::none).find("three"), std::string::npos);
+}
+
+TEST(PrepArticle, ASingleCellTableBecomesItsContent) {
+    EXPECT_EQ(prepared("<div><table><tr><td>just <b>text</b></td></tr></table></div>"), "<p>just <b>text</b></p>");
+    EXPECT_EQ(prepared("<div><table><tr><td><p>a block</p></td></tr></table></div>"), "<div><p>a block</p></div>");
+}
+
+}  // namespace
+}  // namespace pith::extract

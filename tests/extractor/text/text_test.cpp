@@ -1,0 +1,83 @@
+#include "text/text.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace pith::text {
+namespace {
+
+TEST(Text, NextCodePointDecodesEachUtf8Length) {
+    const std::string s = "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80";  // a é € 😀
+    std::size_t pos = 0;
+    EXPECT_EQ(next_code_point(s, pos), U'a');
+    EXPECT_EQ(pos, 1U);
+    EXPECT_EQ(next_code_point(s, pos), U'\u00E9');
+    EXPECT_EQ(pos, 3U);
+    EXPECT_EQ(next_code_point(s, pos), U'\u20AC');
+    EXPECT_EQ(pos, 6U);
+    EXPECT_EQ(next_code_point(s, pos), U'\U0001F600');
+    EXPECT_EQ(pos, s.size());
+}
+
+TEST(Text, JavaScriptWhiteSpaceIsEcmaScriptsSet) {
+    for (const char32_t c : {U' ', U'\t', U'\n', U'\r', U'\v', U'\f', U'\u00A0', U'\u1680', U'\u2000', U'\u200A',
+                             U'\u2028', U'\u2029', U'\u202F', U'\u205F', U'\u3000', U'\uFEFF'}) {
+        EXPECT_TRUE(is_js_space(c)) << static_cast<std::uint32_t>(c);
+    }
+    for (const char32_t c : {U'a', U'\u200B', U'\u0085', U'0', U'_'}) {
+        EXPECT_FALSE(is_js_space(c)) << static_cast<std::uint32_t>(c);
+    }
+}
+
+TEST(Text, Utf16LengthCountsSurrogatePairsTwice) {
+    EXPECT_EQ(utf16_length(""), 0U);
+    EXPECT_EQ(utf16_length("abc"), 3U);
+    EXPECT_EQ(utf16_length("\xC3\xA9\xE2\x82\xAC"), 2U);
+    EXPECT_EQ(utf16_length("\xF0\x9F\x98\x80"), 2U);
+}
+
+TEST(Text, SpaceAtGivesTheWhiteSpaceCodePointsLength) {
+    const std::string s = " a\xC2\xA0" "b\xE3\x80\x80";  // space, a, NBSP, b, ideographic space
+    EXPECT_EQ(space_at(s, 0), 1U);
+    EXPECT_EQ(space_at(s, 1), 0U);
+    EXPECT_EQ(space_at(s, 2), 2U);
+    EXPECT_EQ(space_at(s, 4), 0U);
+    EXPECT_EQ(space_at(s, 5), 3U);
+    EXPECT_EQ(space_at("\xC3\xA9", 0), 0U);  // é starts with 0xC3: no white space does
+}
+
+TEST(Text, TrimRemovesJavaScriptWhiteSpaceAtBothEnds) {
+    EXPECT_EQ(trim("  a b \n"), "a b");
+    EXPECT_EQ(trim("\xC2\xA0x\xE2\x80\xA8"), "x");
+    EXPECT_EQ(trim(" \t\n"), "");
+    EXPECT_EQ(trim("\xC3\xA9"), "\xC3\xA9");
+}
+
+TEST(Text, CollapseRunsTurnsRunsOfTwoOrMoreIntoOneSpace) {
+    EXPECT_EQ(collapse_runs("a  b\n\nc d"), "a b c d");
+    EXPECT_EQ(collapse_runs("a\nb"), "a\nb");  // a single white space stays as it is
+    EXPECT_EQ(collapse_runs("a \xC2\xA0 b"), "a b");
+}
+
+TEST(Text, AsciiCaseHelpersLeaveOtherBytesAlone) {
+    EXPECT_EQ(to_lower_ascii("AbC \xC3\x89"), "abc \xC3\x89");
+    EXPECT_TRUE(iequals_ascii("Content", "cONTENT"));
+    EXPECT_FALSE(iequals_ascii("content", "contents"));
+    EXPECT_TRUE(istarts_with_ascii("Article-Body", "article"));
+    EXPECT_FALSE(istarts_with_ascii("art", "article"));
+    EXPECT_TRUE(icontains_ascii("post-ENTRY-content", "entry"));
+    EXPECT_FALSE(icontains_ascii("post", "entry"));
+    EXPECT_TRUE(icontains_ascii("anything", ""));
+}
+
+TEST(Text, AppendUtf8EncodesEveryLength) {
+    std::string out;
+    for (const char32_t c : {U'a', U'\u00E9', U'\u20AC', U'\U0001F600'}) {
+        append_utf8(out, c);
+    }
+    EXPECT_EQ(out, "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
+}
+
+}  // namespace
+}  // namespace pith::text
