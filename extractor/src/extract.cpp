@@ -7,6 +7,8 @@
 //  4.   page/prepare.cpp: the site rule (rules/), the readerable preflight on
 //       the page as parsed, noscript images, JSON-LD (read before scripts go),
 //       scripts removed, prep_document, <meta> metadata (metadata/);
+//  4b.  classify/: the kind of page (article, forum, product...), which the
+//       strategies extract each its own way;
 //  5.   strategies/: the rule's body, or the strategy's passes, each on a
 //       fresh copy of the prepared page, dropping one heuristic flag at a time
 //       while the text is short (auto runs two strategies and chooses);
@@ -21,6 +23,7 @@
 #include <new>
 
 #include "budget/budget.hpp"
+#include "classify/page_type.hpp"
 #include "confidence/confidence.hpp"
 #include "inspect/annotate.hpp"
 #include "metadata/metadata.hpp"
@@ -33,6 +36,10 @@
 namespace pith::extract {
 
 Article article_from_page(PreparedPage& page, const ExtractOptions& options, Article article) {
+    if (page.page_type) {
+        article.page_type = page.page_type->type;
+        article.page_type_diagnostics = page.page_type;
+    }
     PassState state;
     StrategyRun run = find_article(page, options, state, article);  // 5
     if (run.stopped) {
@@ -64,6 +71,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
     if (!page) {
         return article;
     }
+    classify(*page, options);  // 4b
     return article_from_page(*page, options, std::move(article));  // 5-9
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "classify/page_type.hpp"
 #include "pipeline.hpp"
 #include "text/text.hpp"
 
@@ -112,6 +113,9 @@ Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
     try {
         if (std::optional<LoadedPage> loaded = load_page(html_bytes, asked, prepared)) {
             page = prepare_page(std::move(*loaded), asked, prepared);
+        }
+        if (page) {
+            classify(*page, asked);
         }
         inspection.article = page ? article_from_page(*page, asked, prepared) : prepared;
     } catch (const std::exception& e) {

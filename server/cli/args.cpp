@@ -262,6 +262,18 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
                 return std::move(jobs).error();
             }
             cli.jobs = *jobs;
+        } else if (flag == "--model-fold") {
+            // For the quality bench's out-of-fold figures: the fitted models
+            // that never saw this fold of wcxb-dev's domains (bench/fit/).
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            auto fold = parse_size(flag, *text, 0, 4);
+            if (!fold) {
+                return std::move(fold).error();
+            }
+            cli.options.runtime.model_fold = static_cast<int>(*fold);
         } else {
             return usage("unknown option '" + std::string(flag) + "' for 'pith extract'");
         }

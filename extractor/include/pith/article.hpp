@@ -27,6 +27,23 @@ enum class Status {
 };
 [[nodiscard]] std::string_view status_name(Status status) noexcept;
 
+// The kind of page (issue 24), as the page-type classifier (classify/) finds
+// it or the page_type option forces it. The main content each holds: an
+// article's body; a forum's posts in order; a product's name, description and
+// specifications; a collection's or a listing's repeated cards or rows;
+// documentation's text and code; a service page's content sections.
+inline constexpr std::size_t kPageTypeCount = 7;
+[[nodiscard]] std::string_view page_type_name(PageType type) noexcept;
+[[nodiscard]] std::optional<PageType> page_type_from_name(std::string_view name) noexcept;
+
+// What the classifier made of a page: the probability of each type, in
+// PageType's order, and the type the extraction used.
+struct PageTypeDiagnostics {
+    PageType type = PageType::article;
+    std::array<double, kPageTypeCount> probabilities{};
+    bool forced = false;  // options.page_type named it; the probabilities are still the classifier's
+};
+
 struct CandidateInfo {
     std::string path;  // CSS-like path, e.g. "html>body>div#main>article.post"
     double score = 0.0;
@@ -74,6 +91,9 @@ struct StrategyOutcome {
 // The signals the confidence model reads, in the order of its weights
 // (confidence/confidence_model.inc, fitted by bench/fit/fit_confidence.py). The last
 // five are auto's: 0 for the other strategies.
+inline constexpr std::size_t kJudgeFeatureCount = 23;
+[[nodiscard]] std::span<const std::string_view, kJudgeFeatureCount> judge_feature_names() noexcept;
+
 inline constexpr std::size_t kConfidenceFeatureCount = 14;
 [[nodiscard]] std::span<const std::string_view, kConfidenceFeatureCount> confidence_feature_names() noexcept;
 
@@ -132,6 +152,9 @@ struct Article {
     std::optional<Error> error;  // set when status is budget_exceeded
     std::string charset;       // the charset the input was decoded from
     Strategy strategy = Strategy::readability;  // the strategy asked for
+    // The page's type; none when the page was refused before it was read.
+    std::optional<PageType> page_type;
+    std::optional<PageTypeDiagnostics> page_type_diagnostics;
     std::vector<PassDiagnostics> passes;
     // The pass in `passes` whose article was returned; none when nothing was
     // found, or a site rule's body was the article.
@@ -145,6 +168,14 @@ struct Article {
     // holds (0 when either found nothing).
     double readability_in_fitness = 0.0;
     double fitness_in_readability = 0.0;
+    // auto only: what its judge read of its three candidates (the article
+    // readability and fitness found, the page's main region whole and the
+    // region without its boilerplate), by judge_feature_names(), and the gain
+    // in word F1 over the article it predicted for each region; empty when
+    // the region was not a candidate.
+    std::vector<double> judge_features;
+    std::optional<double> region_gain;
+    std::optional<double> cleaned_region_gain;
     // What the confidence was computed from, by confidence_feature_names();
     // empty when there is no article.
     std::vector<double> confidence_features;

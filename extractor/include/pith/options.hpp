@@ -54,9 +54,15 @@ enum class PassFlags : std::uint8_t {
 // Readability.js's, with dom_smoothie's selection modes and policies;
 // `lectito` Lectito's scoring formula (seed 000); `fitness` the weighted body
 // text tagger (seed 002); `automatic` ("auto") runs them and keeps the best.
-enum class Strategy : std::uint8_t { readability, lectito, fitness, automatic };
+// `region` is auto's own pass for pages that are not articles (the page's main
+// region without its furniture, strategies/region.cpp): it names that pass in
+// diagnostics and is not an option's choice.
+enum class Strategy : std::uint8_t { readability, lectito, fitness, automatic, region };
 [[nodiscard]] std::string_view strategy_name(Strategy strategy) noexcept;  // "auto" for automatic
 [[nodiscard]] std::optional<Strategy> strategy_from_name(std::string_view name) noexcept;
+
+// The kinds of page pith tells apart (pith/article.hpp says what each holds).
+enum class PageType : std::uint8_t { article, forum, product, collection, listing, documentation, service };
 
 // How the readability strategy moves from its top candidate to a container
 // (seed 003): `readability` climbs to an ancestor that three close runners-up
@@ -182,12 +188,18 @@ struct RuntimeHooks {
     // so a worker's next page starts on memory already faulted in; nullptr:
     // every page gets fresh memory. Never shared between threads.
     dom::BlockCache* block_cache = nullptr;
+    // The fitted models to use (page type, auto's judge): -1 the ones fitted
+    // on every development page; 0-4 the ones fitted without that fold of
+    // domains, for the quality bench's out-of-fold figures (bench/quality.cpp).
+    int model_fold = -1;
 };
 
 struct ExtractOptions {
     InputOptions input;
     Budgets budgets;
     Strategy strategy = Strategy::automatic;
+    // The page's type when the caller knows it; none: the classifier says.
+    std::optional<PageType> page_type;
     PassOptions passes;
     ReadabilityOptions readability;
     LectitoOptions lectito;

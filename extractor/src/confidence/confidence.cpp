@@ -44,7 +44,8 @@ std::size_t model_row(Strategy strategy) noexcept {
     case Strategy::readability: return 0;
     case Strategy::lectito: return 1;
     case Strategy::fitness: return 2;
-    case Strategy::automatic: return 3;
+    case Strategy::automatic:
+    case Strategy::region: return 3;  // region is only ever auto's pass
     }
     return 3;
 }

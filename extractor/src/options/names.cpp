@@ -16,6 +16,9 @@ std::optional<SelectMode> select_mode_from_name(std::string_view name) noexcept 
 std::string_view policy_name(Policy policy) noexcept { return kPolicyNames.name(policy); }
 std::optional<Policy> policy_from_name(std::string_view name) noexcept { return kPolicyNames.find(name); }
 
+std::string_view page_type_name(PageType type) noexcept { return kPageTypeNames.name(type); }
+std::optional<PageType> page_type_from_name(std::string_view name) noexcept { return kPageTypeNames.find(name); }
+
 std::string pass_flags_name(PassFlags flags) {
     std::string out;
     auto add = [&](PassFlags flag, std::string_view name) {

@@ -37,11 +37,20 @@ struct NameTable {
     [[nodiscard]] constexpr std::span<const std::string_view> all() const noexcept { return names; }
 };
 
-inline constexpr NameTable<Strategy, 4> kStrategyNames{
-    {Strategy::readability, Strategy::lectito, Strategy::fitness, Strategy::automatic},
-    {"readability", "lectito", "fitness", "auto"}};
+inline constexpr NameTable<Strategy, 5> kStrategyNames{
+    {Strategy::readability, Strategy::lectito, Strategy::fitness, Strategy::automatic, Strategy::region},
+    {"readability", "lectito", "fitness", "auto", "region"}};
+// The strategy option's choices: every strategy but auto's region pass.
+inline constexpr std::array<std::string_view, 4> kStrategyChoices{"readability", "lectito", "fitness", "auto"};
 inline constexpr NameTable<SelectMode, 2> kSelectModeNames{{SelectMode::readability, SelectMode::dom_smoothie},
                                                             {"readability", "dom_smoothie"}};
+inline constexpr NameTable<PageType, 7> kPageTypeNames{
+    {PageType::article, PageType::forum, PageType::product, PageType::collection, PageType::listing,
+     PageType::documentation, PageType::service},
+    {"article", "forum", "product", "collection", "listing", "documentation", "service"}};
+// The page_type option's choices: "auto" (the classifier decides), then the types.
+inline constexpr std::array<std::string_view, 8> kPageTypeChoices{
+    "auto", "article", "forum", "product", "collection", "listing", "documentation", "service"};
 inline constexpr NameTable<Policy, 4> kPolicyNames{{Policy::strict, Policy::moderate, Policy::clean, Policy::raw},
                                                     {"strict", "moderate", "clean", "raw"}};
 

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "options/names.hpp"
+#include "pith/article.hpp"
 #include "pith/url.hpp"
 
 namespace pith::extract {
@@ -132,6 +133,12 @@ void store_select_mode(ExtractOptions& options, const OptionValue& value) {
 std::string show_select_mode(const ExtractOptions& options) {
     return std::string(select_mode_name(options.readability.select_mode));
 }
+void store_page_type(ExtractOptions& options, const OptionValue& value) {
+    options.page_type = kPageTypeNames.find(std::get<std::string>(value));  // "auto": none
+}
+std::string show_page_type(const ExtractOptions& options) {
+    return options.page_type ? std::string(page_type_name(*options.page_type)) : std::string("auto");
+}
 // A policy is dom_smoothie's single deterministic pass: its flags, no retries.
 void store_policy(ExtractOptions& options, const OptionValue& value) {
     options.passes.flags = policy_flags(*kPolicyNames.find(std::get<std::string>(value)));
@@ -180,7 +187,11 @@ constexpr OptionRow kRows[] = {
               "how the article is found: auto (runs readability and fitness, removes boilerplate, keeps the "
               "better), readability (Readability.js, exactly), lectito (Lectito's scoring) or fitness (a weighted "
               "body text tagger)",
-              0.0, 0.0, kStrategyNames.all(), false, false, store_strategy, show_strategy},
+              0.0, 0.0, kStrategyChoices, false, false, store_strategy, show_strategy},
+    OptionRow{"page_type", OptionKind::choice, "string", "strategy",
+              "the kind of page, when the caller knows it: auto (the classifier says), article, forum, product, "
+              "collection, listing, documentation or service; auto extracts each its own way",
+              0.0, 0.0, kPageTypeChoices, false, false, store_page_type, show_page_type},
     OptionRow{"policy", OptionKind::choice, "string", "passes",
               "one pass with fixed heuristics and no retries: strict (all of them), moderate (no "
               "strip_unlikelys), clean (clean_conditionally only) or raw (none)",

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "metadata/metadata.hpp"
+#include "page/declarations.hpp"
 #include "pith/article.hpp"
 #include "pith/dom.hpp"
 #include "pith/options.hpp"
@@ -41,6 +42,9 @@ struct PreparedPage {
     dom::Node* source_copy = nullptr;       // LoadedPage's
     Metadata metadata;                      // JSON-LD, <meta> and the rule's fields, in that priority
     std::string base_url;                   // for resolving the article's links
+    PageDeclarations declarations;          // JSON-LD types, Open Graph type, canonical URL
+    // Step 4b, classify/: what kind of page it is.
+    std::optional<PageTypeDiagnostics> page_type;
 };
 
 // Step 4: the site rule's removals, the readerable preflight on the page as

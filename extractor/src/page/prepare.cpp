@@ -9,7 +9,7 @@
 namespace pith::extract {
 
 std::optional<PreparedPage> prepare_page(LoadedPage loaded, const ExtractOptions& options, Article& article) {
-    PreparedPage page{std::move(loaded.doc), loaded.rule, std::nullopt, loaded.source_copy, {}, {}};
+    PreparedPage page{std::move(loaded.doc), loaded.rule, std::nullopt, loaded.source_copy, {}, {}, {}, {}};
     dom::Document& doc = page.doc;
     const rules::SiteRule* rule = page.rule;
     if (rule != nullptr) {
@@ -26,6 +26,7 @@ std::optional<PreparedPage> prepare_page(LoadedPage loaded, const ExtractOptions
     article.readerable = is_probably_readable(doc, ReadableOptions{});
     page.base_url = document_base_url(doc, options.input.url);
     unwrap_noscript_images(doc);
+    page.declarations = read_declarations(doc);  // before the scripts holding JSON-LD go
     const bool skip_json_ld = options.disable_json_ld || (rule != nullptr && rule->skip_json_ld);
     const Metadata json_ld = skip_json_ld ? Metadata{} : read_json_ld(doc);
     remove_scripts(doc);

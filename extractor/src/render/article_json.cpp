@@ -70,7 +70,20 @@ nlohmann::json choice_json(const Article& article) {
             {"excerpt", block.excerpt},
         });
     }
+    nlohmann::json judge = nullptr;
+    if (!article.judge_features.empty()) {
+        nlohmann::json features = nlohmann::json::object();
+        const auto names = judge_feature_names();
+        for (std::size_t i = 0; i < names.size() && i < article.judge_features.size(); ++i) {
+            features[std::string(names[i])] = article.judge_features[i];
+        }
+        const auto gain = [](const std::optional<double>& g) { return g ? nlohmann::json(*g) : nlohmann::json(nullptr); };
+        judge = {{"features", std::move(features)},
+                 {"region_gain", gain(article.region_gain)},
+                 {"cleaned_region_gain", gain(article.cleaned_region_gain)}};
+    }
     return {{"strategies", std::move(strategies)},
+            {"judge", std::move(judge)},
             {"readability_in_fitness", article.readability_in_fitness},
             {"fitness_in_readability", article.fitness_in_readability},
             {"decision", article.decision},
@@ -101,6 +114,16 @@ nlohmann::json diagnostics_json(const Article& article) {
             features.push_back({{"name", std::string(names[i])}, {"value", article.confidence_features[i]}});
         }
     }
+    nlohmann::json page_type = nullptr;
+    if (const std::optional<PageTypeDiagnostics>& d = article.page_type_diagnostics) {
+        nlohmann::json probabilities = nlohmann::json::object();
+        for (std::size_t i = 0; i < kPageTypeCount; ++i) {
+            probabilities[std::string(page_type_name(static_cast<PageType>(i)))] = d->probabilities[i];
+        }
+        page_type = {{"type", std::string(page_type_name(d->type))},
+                     {"forced", d->forced},
+                     {"probabilities", std::move(probabilities)}};
+    }
     nlohmann::json rule = nullptr;
     if (const std::optional<RuleDiagnostics>& r = article.rule) {
         rule = {{"source", r->source},   {"outcome", r->outcome}, {"removed", r->removed},
@@ -108,6 +131,7 @@ nlohmann::json diagnostics_json(const Article& article) {
     }
     return {
         {"strategy", std::string(strategy_name(article.strategy))},
+        {"page_type", std::move(page_type)},
         {"rule", std::move(rule)},
         {"auto", choice_json(article)},
         {"confidence_features", std::move(features)},
@@ -157,6 +181,8 @@ nlohmann::json build(const Article& article, std::string content, std::string te
     j["status"] = std::string(status_name(article.status));
     j["confidence"] = article.confidence;
     j["charset"] = article.charset;
+    j["page_type"] = article.page_type ? nlohmann::json(std::string(page_type_name(*article.page_type)))
+                                       : nlohmann::json(nullptr);
     if (article.error) {
         j["error"] = {
             {"code", std::string(error_code_name(article.error->code))},

@@ -439,7 +439,7 @@ namespace {
 
 // What `node` is, when it holds at most `max_removed` UTF-16 units of text
 // (figcaptions always count).
-BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t max_removed) {
+BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t max_removed, bool links) {
     if (node->is(Tag::figcaption)) {
         return BoilerplateKind::caption;
     }
@@ -453,6 +453,9 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     constexpr std::size_t kMaxCaptionLength = 300;
     if (length > 0 && length <= kMaxCaptionLength && (node->is(Tag::figure) || names_image(node))) {
         return BoilerplateKind::figure;
+    }
+    if (!links) {
+        return BoilerplateKind::none;
     }
     if (length > 0 && (is_line_block(node) || is_list(node))) {
         const double density = measures.link_density(node);
@@ -519,7 +522,7 @@ void remove_invisible_characters(dom::Document& doc, Node* article) {
     }
 }
 
-std::vector<RemovedBlock> remove_boilerplate(Node* article) {
+std::vector<RemovedBlock> remove_boilerplate(Node* article, bool links) {
     remove_ruby_annotations(article);
     const Measures measures(article);
     // Nothing that holds more than this share of the article is removed.
@@ -549,7 +552,7 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article) {
     };
     std::vector<RemovedBlock> removed;
     for (Node* node = dom::next_element(article, article); node != nullptr;) {
-        BoilerplateKind kind = classify(node, measures, max_removed);
+        BoilerplateKind kind = classify(node, measures, max_removed, links);
         if (kind != BoilerplateKind::none && holds_longest_paragraph(node)) {
             kind = BoilerplateKind::none;
         }

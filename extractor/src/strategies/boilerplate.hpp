@@ -29,7 +29,7 @@ enum class BoilerplateKind : std::uint8_t {
 // line that announced a removed block and label lines left at its end.
 // Nothing holding more than 40% of the article's text goes. Returns what it
 // removed, in the order it did.
-std::vector<RemovedBlock> remove_boilerplate(dom::Node* article);
+std::vector<RemovedBlock> remove_boilerplate(dom::Node* article, bool links = true);
 
 // Removes the characters that only guide line breaking from the article's
 // text: soft hyphens (U+00AD), zero-width spaces (U+200B), word joiners

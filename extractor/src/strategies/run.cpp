@@ -48,6 +48,8 @@ StrategyResult run_pass(Strategy strategy, dom::Document& doc, const ExtractOpti
         return run_lectito(doc, options, input);
     case Strategy::fitness:
         return run_fitness(doc, options, input);
+    case Strategy::region:
+        return run_region(doc, options, input);
     case Strategy::readability:
     case Strategy::automatic:
         break;

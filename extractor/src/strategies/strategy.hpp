@@ -4,6 +4,7 @@
 // and auto (auto.cpp) runs two strategies and chooses. Internal header.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <optional>
@@ -24,6 +25,10 @@ struct PassInput {
     std::string_view article_title;    // for the duplicate-title header check
     bool metadata_has_byline = false;  // Readability skips byline capture then
     const ContentScorer* scorer = nullptr;
+    PageType page_type = PageType::article;  // what classify/ found, or the option forced
+    bool page_type_forced = false;            // the page_type option named it
+    std::array<double, kPageTypeCount> page_type_probabilities{};  // the classifier's
+    int model_fold = -1;                      // options.runtime.model_fold
 };
 // What readability carries across passes, as Readability keeps them on `this`.
 struct PassState {
@@ -76,5 +81,9 @@ private:
 
 // The fitness-weighted body text tagger (seed 002).
 [[nodiscard]] StrategyResult run_fitness(dom::Document& doc, const ExtractOptions& options, const PassInput& input);
+
+// The page's main region without its furniture (region.cpp): auto's pass for
+// listings, collections, service pages, documentation and forums.
+[[nodiscard]] StrategyResult run_region(dom::Document& doc, const ExtractOptions& options, const PassInput& input);
 
 }  // namespace pith::extract

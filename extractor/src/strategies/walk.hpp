@@ -1,7 +1,6 @@
 // The measuring walk lectito, fitness and auto's boilerplate removal share:
-// text lengths summarised bottom-up, the preprocessing that drops hidden and
-// unlikely elements, and one iterative post-order walk that each strategy
-// fills in with what it measures. Internal header.
+// text lengths summarised bottom-up and the preprocessing that drops hidden
+// and unlikely elements, on dom/walk.hpp's post-order walk. Internal header.
 #pragma once
 
 #include <chrono>
@@ -10,9 +9,13 @@
 #include <vector>
 
 #include "pith/dom.hpp"
+#include "dom/walk.hpp"
 #include "pith/options.hpp"
 
 namespace pith::extract {
+
+using dom::Visit;
+using dom::walk_post_order;
 
 // Whitespace-collapsed text length built bottom-up: the summary of a piece of
 // text that concatenates with its neighbours' in O(1), so that every element's
@@ -79,49 +82,5 @@ enum class WalkStep { enter, removed, deadline };
 // `cur` moves to its next sibling when the element is removed.
 [[nodiscard]] WalkStep preprocess_step(dom::Node*& cur, PassFlags flags, std::size_t& elements_seen,
                                        std::chrono::steady_clock::time_point deadline);
-
-// What a walker says of an element it enters.
-enum class Visit {
-    descend,  // it pushed the element's frame: walk its children
-    skip,     // it removed the element: the walk goes on from its next sibling
-    stop,     // the walk ends here (the deadline passed)
-};
-
-// One iterative post-order walk over the subtree of frames.back().node (the
-// root's frame, pushed by the caller), children before their parent, so that
-// every element's figures come from its children's in linear time. The
-// walker is called
-//   text(node, frames)         for a text node, inside frames.back()
-//   enter(node, frames)        for an element: a Visit; `node` is a reference
-//                              the walker moves to the next sibling on skip
-//   close(frames)              when frames.back()'s subtree is done: it pops
-//                              that frame and folds it into its parent
-// Comments and other nodes are passed over. Nothing recurses.
-template <typename Frame, typename Walker>
-void walk_post_order(std::vector<Frame>& frames, Walker& walker) {
-    auto cur = frames.back().node->first_child;
-    while (!frames.empty()) {
-        if (cur == nullptr) {
-            const auto next = frames.back().node->next;
-            walker.close(frames);
-            cur = next;
-            continue;
-        }
-        if (cur->is_text()) {
-            walker.text(cur, frames);
-            cur = cur->next;
-            continue;
-        }
-        if (!cur->is_element()) {
-            cur = cur->next;
-            continue;
-        }
-        switch (walker.enter(cur, frames)) {
-        case Visit::descend: cur = cur->first_child; break;
-        case Visit::skip: break;
-        case Visit::stop: return;
-        }
-    }
-}
 
 }  // namespace pith::extract

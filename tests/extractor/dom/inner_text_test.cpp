@@ -23,7 +23,7 @@ TEST(InnerText, LengthAgreesWithTheStringsUtf16Length) {
         "<p>caf\xC3\xA9 \xF0\x9F\x98\x80  \xE2\x82\xAC x</p>",
         "<p>one<br>two\n<span> three </span>  \xE3\x80\x80 four</p>",
         "<p>   </p>",
-        "<p>a\xC2\xA0" "b \xC2\xA0 c</p>",
+        "<p>a\u00A0b \u00A0 c</p>",
     };
     for (const char* page : pages) {
         Document doc = parse_or_fail(page);

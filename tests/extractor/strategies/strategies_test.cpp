@@ -108,10 +108,18 @@ TEST(Strategies, AutoShowsEachStrategyAndWhyItKeptOne) {
     const Article article = run(page, Strategy::automatic);
     ASSERT_EQ(article.status, Status::ok);
     EXPECT_EQ(article.strategy, Strategy::automatic);
-    ASSERT_EQ(article.strategies.size(), 2U);
-    EXPECT_EQ(article.strategies[0].strategy, Strategy::readability);
-    EXPECT_EQ(article.strategies[1].strategy, Strategy::fitness);
-    EXPECT_EQ(static_cast<int>(article.strategies[0].kept) + static_cast<int>(article.strategies[1].kept), 1);
+    // The page's main region, whole and cleaned, then readability's and fitness's articles.
+    ASSERT_EQ(article.strategies.size(), 4U);
+    EXPECT_EQ(article.strategies[0].strategy, Strategy::region);
+    EXPECT_EQ(article.strategies[1].strategy, Strategy::region);
+    EXPECT_EQ(article.strategies[2].strategy, Strategy::readability);
+    EXPECT_EQ(article.strategies[3].strategy, Strategy::fitness);
+    int kept = 0;
+    for (const auto& outcome : article.strategies) {
+        kept += outcome.kept ? 1 : 0;
+    }
+    EXPECT_EQ(kept, 1);
+    EXPECT_EQ(article.judge_features.size(), pith::extract::kJudgeFeatureCount);
     for (const auto& outcome : article.strategies) {
         EXPECT_FALSE(outcome.chosen_root.empty());
         EXPECT_GT(outcome.text_length, 500U);
@@ -119,7 +127,7 @@ TEST(Strategies, AutoShowsEachStrategyAndWhyItKeptOne) {
     // Both find the same article: fitness's is kept, readability's only when it holds more.
     EXPECT_EQ(article.decision.rfind("fitness kept (100% of readability's text is in fitness's", 0), 0U)
         << article.decision;
-    EXPECT_TRUE(article.strategies[1].kept);
+    EXPECT_TRUE(article.strategies[3].kept);
     bool saw_fitness_pass = false;
     for (const auto& pass : article.passes) {
         saw_fitness_pass = saw_fitness_pass || pass.strategy == Strategy::fitness;

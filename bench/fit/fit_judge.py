@@ -1,0 +1,202 @@
+#!/usr/bin/python3
+"""fit_judge.py: fits auto's judge (issue 24) on wcxb-dev.
+
+auto has three candidates on every page (extractor/src/strategies/judge.hpp):
+the article readability and fitness agree on, the page's main region whole,
+and the region without its boilerplate. Two regressions (boosted trees,
+gbdt.py) read what the candidates look like and the page type's probabilities
+(judge_feature_names()), and each predicts how much higher the word F1 of one
+region is than the article's; auto returns the candidate predicted best.
+
+The examples come from pith itself: each page is extracted three times, with
+the candidate forced by the page type (`--page-type article`, `listing` for
+the whole region, `product` for the cleaned one), each fold of wcxb-dev's
+domains with the page-type model fitted without it, so the probabilities the
+judge learns from are out of fold too. trafilatura-dev's pages add examples
+whose score is the share of their snippets a candidate gets right; they keep
+the judge from taking sidebars and comments with an article. Everything is
+fitted in five folds grouped by domain; the figures printed are out of fold.
+
+Twelve models are written to extractor/src/strategies/judge_model.inc: for the
+whole region, then for the cleaned one, the model fitted on every page, which
+pith uses, and the five fold models.
+
+usage: /usr/bin/python3 bench/fit/fit_judge.py [--pith build/pith] [--write | --check]
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import wcxb  # noqa: E402
+from fit_page_model import forest_rows  # noqa: E402
+from gbdt import Booster  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "judge_model.inc"
+# A handful of settings were tried; these were the best out of fold.
+PARAMS = dict(objective="squared", rounds=100, max_depth=3, learning_rate=0.1, reg_lambda=1.0, min_child_weight=3.0)
+FORCED = ["article", "listing", "product"]  # the page types that force each candidate
+
+
+def examples(pith, root, pages, fold_of):
+    """[(key, kind, fold, features, (F1 of article, region, cleaned region))]"""
+    answers = [wcxb.run_pith(pith, root, pages, fold_of, ["--page-type", forced]) for forced in FORCED]
+    rows = []
+    for (key, kind, _, truth), fold in zip(pages, fold_of):
+        judge = ((answers[0].get(key) or {}).get("diagnostics") or {}).get("auto") or {}
+        reference = truth.get("main_content") or ""
+        scores = tuple(wcxb.word_prf((a.get(key) or {}).get("text") or "", reference)[2] for a in answers)
+        rows.append((key, kind, fold, (judge.get("judge") or {}).get("features"), scores))
+    return rows
+
+
+def trafilatura_examples(pith, root):
+    """trafilatura-dev's pages as examples: a candidate's score is the share of
+    the page's snippets it gets right (a `with` found, a `without` not found),
+    as trafilatura's evaluation reads them."""
+    annotations = json.loads((root / "trafilatura-dev" / "annotations.json").read_text(encoding="utf-8"))
+    folder = root / "trafilatura-dev" / "html"
+    files = [str(folder / name) for name in sorted(annotations) if (folder / name).is_file()]
+    answers = {}
+    for forced in FORCED:
+        out = subprocess.run([pith, "extract", "--format", "json", "--diagnostics", "--with", "text", "--jobs", "2",
+                              "--page-type", forced] + files, capture_output=True, check=False).stdout
+        for line in out.decode("utf-8", "replace").split("\n"):
+            if line.strip():
+                answer = json.loads(line)
+                answers.setdefault(Path(answer.get("file", "")).name, {})[forced] = answer
+    normal = lambda text: " ".join((text or "").split())  # noqa: E731
+    rows = []
+    for name in sorted(answers):
+        note = annotations[name]
+        judge = ((answers[name]["article"].get("diagnostics") or {}).get("auto") or {}).get("judge")
+        snippets = len(note.get("with") or []) + len(note.get("without") or [])
+        scores = []
+        for forced in FORCED:
+            text = normal(answers[name][forced].get("text"))
+            right = sum(normal(s) in text for s in note.get("with") or []) + \
+                sum(normal(s) not in text for s in note.get("without") or [])
+            scores.append(right / max(snippets, 1))
+        # the site, from the annotation's url ("kind::host-slug"), for the folds
+        site = note.get("url", name).split("::")[-1].split("-")[0]
+        rows.append((name, "trafilatura", site, (judge or {}).get("features"), tuple(scores)))
+    return rows
+
+
+def write_model(models, names, figures):
+    all_nodes, all_starts, model_trees = [], [], [0]
+    for booster in models:
+        nodes, starts = forest_rows(booster)
+        offset = len(all_nodes)
+        all_nodes.extend(nodes)
+        all_starts.extend(offset + s for s in starts)
+        model_trees.append(len(all_starts))
+    lines = [
+        "// Generated by bench/fit/fit_judge.py --write; do not edit by hand.",
+        "// auto's judge: boosted trees (regression) over the judge's features, the",
+        "// gain in word F1 over the article of the whole region, then of the cleaned",
+        f"// one; fitted in folds grouped by domain. Out of fold: {figures}.",
+        "// For each: the model fitted on every page (used by pith), then without each fold.",
+        f"inline constexpr std::size_t kFeatureCount = {len(names)};",
+        f"inline constexpr std::size_t kModels = {len(models)};",
+        f"inline constexpr std::array<models::TreeNode, {len(all_nodes)}> kNodes{{{{",
+    ]
+    for feature, threshold, left, right, value in all_nodes:
+        lines.append(f"    {{{feature}, {left}, {right}, {threshold!r}, {value!r}}},")
+    lines.append("}};")
+    lines.append(f"inline constexpr std::array<std::uint32_t, {len(all_starts)}> kStarts{{")
+    for i in range(0, len(all_starts), 16):
+        lines.append("    " + ", ".join(str(s) for s in all_starts[i:i + 16]) + ",")
+    lines.append("};")
+    lines.append("inline constexpr std::array<std::uint32_t, kModels + 1> kModelTrees{"
+                 + ", ".join(str(t) for t in model_trees) + "};")
+    lines.append("inline constexpr std::array<double, kModels> kBase{"
+                 + ", ".join(repr(m.base) for m in models) + "};")
+    return "\n".join(lines) + "\n"
+
+
+MARGIN = 0.1  # the gain a region must be predicted (auto.cpp's kMargin)
+
+
+def choose(gains, margin=MARGIN):
+    """The candidate each row's predicted gains pick: 0 article, 1 region, 2 cleaned."""
+    return np.where(np.maximum(gains[:, 0], gains[:, 1]) <= margin, 0, np.where(gains[:, 0] >= gains[:, 1], 1, 2))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pith", default=str(REPO / "build" / "pith"))
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true")
+    mode.add_argument("--check", action="store_true")
+    args = ap.parse_args()
+    root = wcxb.root_or_exit("fit_judge.py")
+    pages = wcxb.load(root)
+    fold_of = wcxb.folds(pages)
+    rows = examples(args.pith, root, pages, fold_of)
+    traf = trafilatura_examples(args.pith, root)
+    traf_folds = wcxb.group_folds([r[2] for r in traf], wcxb.FOLDS)
+    traf = [(r[0], r[1], f, r[3], r[4]) for r, f in zip(traf, traf_folds)]
+    judged = [r for r in rows + traf if r[3] is not None]
+    names = sorted(judged[0][3])
+    # judge_feature_names() order, which the JSON object does not keep
+    order = ["p_article", "p_forum", "p_product", "p_collection", "p_listing", "p_documentation", "p_service",
+             "article_length", "region_length", "cleaned_length", "article_to_region", "cleaned_to_region",
+             "article_in_region", "article_in_cleaned", "article_links", "region_links", "cleaned_links",
+             "article_blocks_to_region", "cleaned_blocks_to_region", "readability_in_fitness",
+             "fitness_in_readability", "fitness_kept", "region_is_main"]
+    assert sorted(order) == names, f"the judge's features changed: {names}"
+    X = np.array([[r[3][n] for n in order] for r in judged])
+    scores = np.array([r[4] for r in judged])
+    fold = np.array([r[2] for r in judged])
+
+    models = [[], []]
+    out_of_fold = np.zeros((len(judged), 2))
+    in_sample = np.zeros((len(judged), 2))
+    for target in (0, 1):
+        gain = scores[:, target + 1] - scores[:, 0]
+        booster = Booster(**PARAMS).fit(X, gain)
+        models[target].append(booster)
+        in_sample[:, target] = booster.predict(X)
+        for f in range(wcxb.FOLDS):
+            train = fold != f
+            booster = Booster(**PARAMS).fit(X[train], gain[train])
+            models[target].append(booster)
+            out_of_fold[~train, target] = booster.predict(X[~train])
+    picked = {r[0]: r[4][c] for r, c in zip(judged, choose(out_of_fold))}
+    picked_in = {r[0]: r[4][c] for r, c in zip(judged, choose(in_sample))}
+    mean = lambda values: float(np.mean(values)) if len(values) else 0.0  # noqa: E731
+    print(f"wcxb-dev: {len(rows)} pages, trafilatura-dev: {len(traf)}; the candidates' scores (word F1; "
+          "trafilatura-dev: snippets right) and the judge's choice:")
+    print(f"{'type':<14}{'pages':>6}{'article':>9}{'region':>8}{'cleaned':>9}{'best':>7}{'judge':>8}{'in-sample':>11}")
+    for kind in ["all"] + wcxb.TYPES + ["trafilatura"]:
+        sel = [r for r in (traf if kind == "trafilatura" else rows) if kind in ("all", r[1])]
+        print(f"{kind:<14}{len(sel):>6}" + "".join(f"{mean([r[4][c] for r in sel]):>{w}.3f}"
+                                                   for c, w in ((0, 9), (1, 8), (2, 9)))
+              + f"{mean([max(r[4]) for r in sel]):>7.3f}{mean([picked.get(r[0], r[4][0]) for r in sel]):>8.3f}"
+              + f"{mean([picked_in.get(r[0], r[4][0]) for r in sel]):>11.3f}")
+    for margin in (0.0, 0.02, 0.04, 0.06, 0.1):
+        pk = {r[0]: r[4][c] for r, c in zip(judged, choose(out_of_fold, margin))}
+        print(f"margin {margin}: wcxb {mean([pk.get(r[0], r[4][0]) for r in rows]):.3f} trafilatura "
+              f"{mean([pk[r[0]] for r in traf if r[0] in pk]):.3f} " + " ".join(
+                  f"{k[:4]} {mean([pk.get(r[0], r[4][0]) for r in rows if r[1] == k]):.3f}" for k in wcxb.TYPES))
+    overall = mean([picked.get(r[0], r[4][0]) for r in rows])
+    text = write_model(models[0] + models[1], order, f"word F1 {overall:.3f} on {len(rows)} wcxb-dev pages")
+    if args.write:
+        MODEL_FILE.write_text(text, encoding="utf-8")
+        print(f"wrote {MODEL_FILE.relative_to(REPO)}")
+    if args.check:
+        same = MODEL_FILE.read_text(encoding="utf-8") == text
+        print("the committed model is what this fit gives" if same else
+              f"{MODEL_FILE.relative_to(REPO)} differs from this fit: run with --write")
+        sys.exit(0 if same else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""Gradient-boosted decision trees in numpy: the models pith evaluates in C++
+(extractor/src/models/) are fitted here.
+
+Why not scikit-learn or XGBoost: on Debian 12 both need python3-scipy, which
+needs python3-pythran and through it libboost1.74-dev, and apt refuses that
+beside the libboost1.81-dev pith builds with. A booster of a few hundred small
+trees is a hundred lines of numpy, deterministic (no sampling), so a test can
+refit and compare the committed weights byte for byte.
+
+The algorithm is XGBoost's second-order boosting: features are cut into at
+most `bins` quantile bins once; each tree grows depth-first to `max_depth`,
+a split is the one with the largest gain
+    G_L^2/(H_L+lambda) + G_R^2/(H_R+lambda) - G^2/(H+lambda)
+over histogram sums of gradients and hessians, a leaf is -G/(H+lambda) times
+the learning rate. Objectives: "binary" (logistic), "softmax" (one tree per
+class per round) and "squared" (regression).
+
+A tree is exported as rows (feature, threshold, left, right, value): an
+internal node sends x[feature] <= threshold left, a leaf has feature -1.
+"""
+
+import numpy as np
+
+
+class Booster:
+    def __init__(self, objective="binary", classes=1, rounds=200, max_depth=4, learning_rate=0.1,
+                 reg_lambda=1.0, min_child_weight=1.0, min_gain=0.0, bins=64):
+        self.objective = objective
+        self.classes = classes if objective == "softmax" else 1
+        self.rounds = rounds
+        self.max_depth = max_depth
+        self.learning_rate = learning_rate
+        self.reg_lambda = reg_lambda
+        self.min_child_weight = min_child_weight
+        self.min_gain = min_gain
+        self.bins = bins
+        self.trees = []  # [round][class] -> list of (feature, threshold, left, right, value)
+        self.base = 0.0
+
+    # ---- binning ----
+
+    def _cut_points(self, X):
+        cuts = []
+        for j in range(X.shape[1]):
+            values = np.unique(X[:, j])
+            if len(values) <= self.bins:
+                # midpoints between the distinct values seen
+                c = (values[:-1] + values[1:]) / 2.0
+            else:
+                qs = np.quantile(X[:, j], np.linspace(0, 1, self.bins + 1)[1:-1], method="linear")
+                c = np.unique(qs)
+            cuts.append(c.astype(np.float64))
+        return cuts
+
+    def _binned(self, X):
+        B = np.empty(X.shape, dtype=np.int32)
+        for j, c in enumerate(self.cuts):
+            # bin b holds values in (c[b-1], c[b]]: x <= c[b] goes to bins <= b
+            B[:, j] = np.searchsorted(c, X[:, j], side="left")
+        return B
+
+    # ---- fitting ----
+
+    def fit(self, X, y, weight=None):
+        X = np.asarray(X, dtype=np.float64)
+        n = X.shape[0]
+        w = np.ones(n) if weight is None else np.asarray(weight, dtype=np.float64)
+        self.cuts = self._cut_points(X)
+        B = self._binned(X)
+        self.Bo = self._prepare_bins(B)
+        if self.objective == "softmax":
+            y = np.asarray(y, dtype=np.int64)
+            margin = np.zeros((n, self.classes))
+        else:
+            y = np.asarray(y, dtype=np.float64)
+            if self.objective == "binary":
+                p = np.clip(np.average(y, weights=w), 1e-6, 1 - 1e-6)
+                self.base = float(np.log(p / (1 - p)))
+            else:
+                self.base = float(np.average(y, weights=w))
+            margin = np.full(n, self.base)
+        for _ in range(self.rounds):
+            round_trees = []
+            if self.objective == "softmax":
+                e = np.exp(margin - margin.max(axis=1, keepdims=True))
+                prob = e / e.sum(axis=1, keepdims=True)
+                for k in range(self.classes):
+                    g = (prob[:, k] - (y == k)) * w
+                    h = np.maximum(prob[:, k] * (1 - prob[:, k]), 1e-6) * w
+                    tree, update = self._grow(B, g, h)
+                    margin[:, k] += update
+                    round_trees.append(tree)
+            else:
+                if self.objective == "binary":
+                    prob = 1 / (1 + np.exp(-margin))
+                    g = (prob - y) * w
+                    h = np.maximum(prob * (1 - prob), 1e-6) * w
+                else:
+                    g = (margin - y) * w
+                    h = w.copy()
+                tree, update = self._grow(B, g, h)
+                margin += update
+                round_trees.append(tree)
+            self.trees.append(round_trees)
+        return self
+
+    def _prepare_bins(self, B):
+        sizes = np.array([len(c) + 1 for c in self.cuts])
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)])
+        self.total_bins = int(self.offsets[-1])
+        # Per bin position: its feature, and whether it is its feature's last bin
+        # (no split after it).
+        self.bin_feature = np.repeat(np.arange(len(sizes)), sizes)
+        self.bin_is_last = np.zeros(self.total_bins, dtype=bool)
+        self.bin_is_last[self.offsets[1:] - 1] = True
+        return B + self.offsets[:-1][None, :].astype(np.int32)
+
+    def _grow(self, B, g, h):
+        nodes = []  # (feature, threshold, left, right, value)
+        update = np.zeros(B.shape[0])
+        lam = self.reg_lambda
+        F = B.shape[1]
+
+        def leaf(idx):
+            value = -g[idx].sum() / (h[idx].sum() + lam) * self.learning_rate
+            update[idx] = value
+            nodes.append([-1, 0.0, -1, -1, float(value)])
+            return len(nodes) - 1
+
+        def build(idx, depth):
+            G, H = g[idx].sum(), h[idx].sum()
+            if depth >= self.max_depth or len(idx) < 2:
+                return leaf(idx)
+            # One histogram of every feature's bins at once.
+            flat = self.Bo[idx].ravel()
+            gs = np.bincount(flat, weights=np.repeat(g[idx], F), minlength=self.total_bins)
+            hs = np.bincount(flat, weights=np.repeat(h[idx], F), minlength=self.total_bins)
+            cg, ch = np.cumsum(gs), np.cumsum(hs)
+            before_g = np.concatenate([[0.0], cg[self.offsets[1:-1] - 1]])[self.bin_feature]
+            before_h = np.concatenate([[0.0], ch[self.offsets[1:-1] - 1]])[self.bin_feature]
+            GL, HL = cg - before_g, ch - before_h
+            GR, HR = G - GL, H - HL
+            ok = (~self.bin_is_last) & (HL >= self.min_child_weight) & (HR >= self.min_child_weight)
+            if not ok.any():
+                return leaf(idx)
+            gain = np.where(ok, GL * GL / (HL + lam) + GR * GR / (HR + lam) - G * G / (H + lam), -np.inf)
+            p = int(np.argmax(gain))
+            if gain[p] <= self.min_gain:
+                return leaf(idx)
+            j = int(self.bin_feature[p])
+            b = p - int(self.offsets[j])
+            go_left = B[idx, j] <= b
+            me = len(nodes)
+            nodes.append([j, float(self.cuts[j][b]), -1, -1, 0.0])
+            nodes[me][2] = build(idx[go_left], depth + 1)
+            nodes[me][3] = build(idx[~go_left], depth + 1)
+            return me
+
+        build(np.arange(B.shape[0]), 0)
+        return nodes, update
+
+    # ---- prediction ----
+
+    @staticmethod
+    def _tree_value(tree, X):
+        t = np.array(tree, dtype=np.float64)
+        feature, threshold = t[:, 0].astype(np.int64), t[:, 1]
+        left, right, value = t[:, 2].astype(np.int64), t[:, 3].astype(np.int64), t[:, 4]
+        rows = np.arange(X.shape[0])
+        node = np.zeros(X.shape[0], dtype=np.int64)
+        while True:
+            f = feature[node]
+            inner = f >= 0
+            if not inner.any():
+                return value[node]
+            x = X[rows, np.where(inner, f, 0)]
+            node = np.where(inner, np.where(x <= threshold[node], left[node], right[node]), node)
+
+    def margin(self, X):
+        X = np.asarray(X, dtype=np.float64)
+        if self.objective == "softmax":
+            m = np.zeros((X.shape[0], self.classes))
+            for round_trees in self.trees:
+                for k, tree in enumerate(round_trees):
+                    m[:, k] += self._tree_value(tree, X)
+            return m
+        m = np.full(X.shape[0], self.base)
+        for round_trees in self.trees:
+            m += self._tree_value(round_trees[0], X)
+        return m
+
+    def predict(self, X):
+        m = self.margin(X)
+        if self.objective == "softmax":
+            e = np.exp(m - m.max(axis=1, keepdims=True))
+            return e / e.sum(axis=1, keepdims=True)
+        if self.objective == "binary":
+            return 1 / (1 + np.exp(-m))
+        return m
+
+    # ---- export ----
+
+    def flat_trees(self):
+        """Every tree in evaluation order (round by round, class by class)."""
+        return [tree for round_trees in self.trees for tree in round_trees]
+
+
+def group_folds(groups, k=5):
+    """Fold index per row, grouped: rows of one group (a domain) share a fold.
+    Deterministic: a group's fold is a hash of its name."""
+    import hashlib
+    return np.array([int(hashlib.sha256(str(gr).encode()).hexdigest(), 16) % k for gr in groups])

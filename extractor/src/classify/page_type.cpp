@@ -1,0 +1,605 @@
+// The page-type classifier's signals and model (page_type.hpp).
+#include "classify/page_type.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dom/walk.hpp"
+#include "models/forest.hpp"
+#include "text/text.hpp"
+
+namespace pith::extract {
+
+namespace {
+
+using dom::Node;
+using dom::Tag;
+
+// ---- the features, by name ----
+
+// Words of the web's common URL vocabulary, by the kind of page they mark
+// (segments of a path, matched whole). Chosen by hand from what forum,
+// shop, documentation and CMS software put in their URLs; not fitted.
+constexpr std::string_view kForumPath[] = {"forum", "forums", "thread", "threads", "topic", "topics", "t", "d",
+                                           "discussion", "discussions", "community", "questions", "question",
+                                           "q", "comments", "viewtopic", "showthread", "r", "answers"};
+constexpr std::string_view kProductPath[] = {"product", "products", "p", "item", "items", "buy", "sku"};
+constexpr std::string_view kCollectionPath[] = {"collection", "collections", "category", "categories", "c",
+                                                "catalog", "shop", "tag", "tags", "search", "s", "browse",
+                                                "store", "deals", "brands", "brand"};
+constexpr std::string_view kArticlePath[] = {"blog", "news", "article", "articles", "post", "posts", "story",
+                                             "stories", "opinion"};
+constexpr std::string_view kDocsPath[] = {"docs", "doc", "documentation", "api", "reference", "guide", "guides",
+                                          "manual", "tutorial", "tutorials", "learn", "wiki", "library",
+                                          "developer", "developers", "help", "kb", "support"};
+constexpr std::string_view kServicePath[] = {"pricing", "features", "solutions", "services", "service", "about",
+                                             "contact", "enterprise", "platform", "plans", "why", "customers",
+                                             "integrations", "industries", "use-cases"};
+constexpr std::string_view kForumHost[] = {"forum", "forums", "community", "discuss", "discussion", "talk",
+                                           "boards", "answers"};
+constexpr std::string_view kDocsHost[] = {"docs", "doc", "developer", "developers", "dev", "help", "support",
+                                          "learn", "api", "wiki", "kb"};
+constexpr std::string_view kShopHost[] = {"shop", "store", "buy"};
+constexpr std::string_view kBlogHost[] = {"blog", "news", "magazine"};
+
+// schema.org types by the kind of page they declare.
+constexpr std::string_view kLdArticle[] = {"article", "newsarticle", "blogposting", "report", "scholarlyarticle",
+                                           "liveblogposting", "reportagenewsarticle", "analysisnewsarticle",
+                                           "opinionnewsarticle", "posting"};
+constexpr std::string_view kLdProduct[] = {"product", "offer", "aggregateoffer", "productgroup", "individualproduct"};
+constexpr std::string_view kLdForum[] = {"discussionforumposting", "qapage", "question", "answer", "comment",
+                                         "socialmediaposting"};
+constexpr std::string_view kLdCollection[] = {"collectionpage", "itemlist", "searchresultspage", "offercatalog",
+                                              "listitem"};
+constexpr std::string_view kLdDocs[] = {"techarticle", "apireference", "howto", "softwaresourcecode"};
+constexpr std::string_view kLdService[] = {"service", "softwareapplication", "faqpage", "localbusiness",
+                                           "organization", "professionalservice", "webapplication", "corporation"};
+constexpr std::string_view kLdWebPage[] = {"webpage", "website", "aboutpage", "contactpage"};
+
+// Words of class and id values by which templates name their parts (as
+// Readability's class patterns do).
+constexpr std::string_view kClassWords[] = {
+    "comment", "reply",  "post",    "thread",     "forum",      "vote",    "answer",  "avatar", "author",
+    "message", "product", "price",  "cart",       "sku",        "rating",  "review",  "variant", "quantity",
+    "card",    "grid",   "tile",    "item",       "result",     "listing", "pagination", "filter", "facet",
+    "sort",    "docs",   "toc",     "api",        "highlight",  "hero",    "pricing", "feature", "testimonial",
+    "faq",     "plan",   "signup",  "article",    "entry",      "byline",  "breadcrumb", "btn",  "button",
+    "cta",     "teaser", "excerpt", "summary",    "thumb",      "meta",    "date",    "tag",     "category",
+    "widget",  "share",  "social",  "logo",       "banner",     "section", "row",     "col",     "container"};
+constexpr std::size_t kClassWordCount = std::size(kClassWords);
+
+// The tags whose counts tell kinds apart.
+constexpr Tag kCountedTags[] = {Tag::p,       Tag::h1,     Tag::h2,     Tag::h3,         Tag::li,     Tag::a,
+                                Tag::img,     Tag::pre,    Tag::code,   Tag::table,      Tag::form,   Tag::input,
+                                Tag::button,  Tag::select, Tag::article, Tag::section,   Tag::time,   Tag::nav,
+                                Tag::aside,   Tag::header, Tag::footer, Tag::main,       Tag::blockquote, Tag::dl,
+                                Tag::textarea, Tag::ul,    Tag::iframe, Tag::figure,     Tag::video};
+constexpr std::size_t kTagCount = std::size(kCountedTags);
+
+enum Feature : std::size_t {
+    url_known, url_depth, url_root, url_query, url_last_digits, url_last_length, url_last_dashes, url_file_ext,
+    url_year, url_forum, url_product, url_collection, url_article, url_docs, url_service, host_forum, host_docs,
+    host_shop, host_blog, host_subdomain,
+    ld_article, ld_product, ld_forum, ld_collection, ld_docs, ld_service, ld_webpage, ld_breadcrumb,
+    og_article, og_product, og_website, og_other,
+    log_words, log_elements, link_density, p_share, long_paragraphs, paragraph_words, paragraphs_per_heading,
+    headings_linked, headings, prices, dates, sentence_marks, itemprop_price, itemprop_author, itemprop_review,
+    repeated_count, repeated_share, repeated_link_density, repeated_item_words, svg_count,
+    linked_heading_count, longest_paragraph, block_share, headed_sections, headed_group_count, headed_group_share,
+    chrome_share, h1_count, images_per_word, list_link_density, second_group_count, second_group_share,
+    tags_begin,  // kTagCount log counts
+    classes_begin = tags_begin + kTagCount,  // kClassWordCount log counts
+    feature_end = classes_begin + kClassWordCount,
+};
+static_assert(feature_end == kPageTypeFeatureCount, "kPageTypeFeatureCount is the features' number");
+
+constexpr std::array<std::string_view, kPageTypeFeatureCount> make_names() {
+    std::array<std::string_view, kPageTypeFeatureCount> names{
+        "url_known", "url_depth", "url_root", "url_query", "url_last_digits", "url_last_length", "url_last_dashes",
+        "url_file_ext", "url_year", "url_forum", "url_product", "url_collection", "url_article", "url_docs",
+        "url_service", "host_forum", "host_docs", "host_shop", "host_blog", "host_subdomain",
+        "ld_article", "ld_product", "ld_forum", "ld_collection", "ld_docs", "ld_service", "ld_webpage",
+        "ld_breadcrumb", "og_article", "og_product", "og_website", "og_other",
+        "log_words", "log_elements", "link_density", "p_share", "long_paragraphs", "paragraph_words",
+        "paragraphs_per_heading", "headings_linked", "headings", "prices", "dates", "sentence_marks",
+        "itemprop_price", "itemprop_author", "itemprop_review", "repeated_count", "repeated_share",
+        "repeated_link_density", "repeated_item_words", "svg_count",
+        "linked_heading_count", "longest_paragraph", "block_share", "headed_sections", "headed_group_count",
+        "headed_group_share", "chrome_share", "h1_count", "images_per_word", "list_link_density",
+        "second_group_count", "second_group_share"};
+    constexpr std::string_view kTagNames[] = {
+        "tag_p", "tag_h1", "tag_h2", "tag_h3_h6", "tag_li", "tag_a", "tag_img", "tag_pre", "tag_code", "tag_table",
+        "tag_form", "tag_input", "tag_button", "tag_select", "tag_article", "tag_section", "tag_time", "tag_nav",
+        "tag_aside", "tag_header", "tag_footer", "tag_main", "tag_blockquote", "tag_dl", "tag_textarea",
+        "tag_ul_ol", "tag_iframe", "tag_figure", "tag_video"};
+    static_assert(std::size(kTagNames) == kTagCount);
+    for (std::size_t i = 0; i < kTagCount; ++i) {
+        names[tags_begin + i] = kTagNames[i];
+    }
+    constexpr std::string_view kClassNames[] = {
+        "class_comment", "class_reply", "class_post", "class_thread", "class_forum", "class_vote", "class_answer",
+        "class_avatar", "class_author", "class_message", "class_product", "class_price", "class_cart",
+        "class_sku", "class_rating", "class_review", "class_variant", "class_quantity", "class_card",
+        "class_grid", "class_tile", "class_item", "class_result", "class_listing", "class_pagination",
+        "class_filter", "class_facet", "class_sort", "class_docs", "class_toc", "class_api", "class_highlight",
+        "class_hero", "class_pricing", "class_feature", "class_testimonial", "class_faq", "class_plan",
+        "class_signup", "class_article", "class_entry", "class_byline", "class_breadcrumb", "class_btn",
+        "class_button", "class_cta", "class_teaser", "class_excerpt", "class_summary", "class_thumb",
+        "class_meta", "class_date", "class_tag", "class_category", "class_widget", "class_share",
+        "class_social", "class_logo", "class_banner", "class_section", "class_row", "class_col",
+        "class_container"};
+    static_assert(std::size(kClassNames) == kClassWordCount);
+    for (std::size_t i = 0; i < kClassWordCount; ++i) {
+        names[classes_begin + i] = kClassNames[i];
+    }
+    return names;
+}
+constexpr std::array<std::string_view, kPageTypeFeatureCount> kFeatureNames = make_names();
+
+template <std::size_t N>
+bool one_of(std::string_view word, const std::string_view (&words)[N]) {
+    return std::find(std::begin(words), std::end(words), word) != std::end(words);
+}
+
+// ---- the URL ----
+
+void url_features(std::string_view url, PageTypeFeatures& f) {
+    const std::size_t scheme = url.find("://");
+    if (url.empty() || scheme == std::string_view::npos) {
+        return;
+    }
+    f[url_known] = 1.0;
+    std::string_view rest = url.substr(scheme + 3);
+    const std::size_t path_start = std::min(rest.find_first_of("/?#"), rest.size());
+    const std::string host = text::to_lower_ascii(rest.substr(0, path_start));
+    rest.remove_prefix(path_start);
+    const std::size_t query = rest.find('?');
+    f[url_query] = query != std::string_view::npos && query + 1 < rest.size() ? 1.0 : 0.0;
+    const std::string path = text::to_lower_ascii(rest.substr(0, std::min(rest.find_first_of("?#"), rest.size())));
+
+    std::vector<std::string_view> segments;
+    for (std::size_t pos = 0; pos < path.size();) {
+        const std::size_t end = std::min(path.find('/', pos), path.size());
+        if (end > pos) {
+            segments.push_back(std::string_view(path).substr(pos, end - pos));
+        }
+        pos = end + 1;
+    }
+    f[url_depth] = static_cast<double>(segments.size());
+    f[url_root] = segments.empty() ? 1.0 : 0.0;
+    if (!segments.empty()) {
+        const std::string_view last = segments.back();
+        f[url_last_digits] = last.find_first_of("0123456789") != std::string_view::npos ? 1.0 : 0.0;
+        f[url_last_length] = static_cast<double>(last.size());
+        f[url_last_dashes] = static_cast<double>(std::count(last.begin(), last.end(), '-'));
+        for (const std::string_view ext : {".html", ".htm", ".php", ".asp", ".aspx", ".shtml"}) {
+            f[url_file_ext] = std::max(f[url_file_ext], last.ends_with(ext) ? 1.0 : 0.0);
+        }
+    }
+    for (const std::string_view segment : segments) {
+        const std::string_view stem = segment.substr(0, std::min(segment.find('.'), segment.size()));
+        const bool year = stem.size() == 4 && (stem.starts_with("19") || stem.starts_with("20")) &&
+                          stem.find_first_not_of("0123456789") == std::string_view::npos;
+        f[url_year] = std::max(f[url_year], year ? 1.0 : 0.0);
+        f[url_forum] = std::max(f[url_forum], one_of(stem, kForumPath) ? 1.0 : 0.0);
+        f[url_product] = std::max(f[url_product], one_of(stem, kProductPath) ? 1.0 : 0.0);
+        f[url_collection] = std::max(f[url_collection], one_of(stem, kCollectionPath) ? 1.0 : 0.0);
+        f[url_article] = std::max(f[url_article], one_of(stem, kArticlePath) ? 1.0 : 0.0);
+        f[url_docs] = std::max(f[url_docs], one_of(stem, kDocsPath) ? 1.0 : 0.0);
+        f[url_service] = std::max(f[url_service], one_of(stem, kServicePath) ? 1.0 : 0.0);
+    }
+    // The host's labels but the last two (the registered name and its suffix).
+    std::vector<std::string_view> labels;
+    const std::string_view name = std::string_view(host).substr(0, std::min(host.find(':'), host.size()));
+    for (std::size_t pos = 0; pos < name.size();) {
+        const std::size_t end = std::min(name.find('.', pos), name.size());
+        labels.push_back(name.substr(pos, end - pos));
+        pos = end + 1;
+    }
+    if (labels.size() > 2) {
+        labels.resize(labels.size() - 2);
+        for (const std::string_view label : labels) {
+            f[host_forum] = std::max(f[host_forum], one_of(label, kForumHost) ? 1.0 : 0.0);
+            f[host_docs] = std::max(f[host_docs], one_of(label, kDocsHost) ? 1.0 : 0.0);
+            f[host_shop] = std::max(f[host_shop], one_of(label, kShopHost) ? 1.0 : 0.0);
+            f[host_blog] = std::max(f[host_blog], one_of(label, kBlogHost) ? 1.0 : 0.0);
+        }
+        f[host_subdomain] = labels.front() != "www" ? 1.0 : 0.0;
+    }
+}
+
+void declared_features(const PageDeclarations& declared, PageTypeFeatures& f) {
+    for (const std::string& type : declared.json_ld_types) {
+        f[ld_article] += one_of(type, kLdArticle) ? 1.0 : 0.0;
+        f[ld_product] += one_of(type, kLdProduct) ? 1.0 : 0.0;
+        f[ld_forum] += one_of(type, kLdForum) ? 1.0 : 0.0;
+        f[ld_collection] += one_of(type, kLdCollection) ? 1.0 : 0.0;
+        f[ld_docs] += one_of(type, kLdDocs) ? 1.0 : 0.0;
+        f[ld_service] += one_of(type, kLdService) ? 1.0 : 0.0;
+        f[ld_webpage] += one_of(type, kLdWebPage) ? 1.0 : 0.0;
+        f[ld_breadcrumb] += type == "breadcrumblist" ? 1.0 : 0.0;
+    }
+    for (std::size_t i = ld_article; i <= ld_breadcrumb; ++i) {
+        f[i] = std::log1p(f[i]);
+    }
+    const std::string_view og = declared.og_type;
+    if (!og.empty()) {
+        const bool article = og.starts_with("article");
+        const bool product = og.find("product") != std::string_view::npos;
+        const bool website = og.starts_with("website");
+        f[og_article] = article ? 1.0 : 0.0;
+        f[og_product] = product ? 1.0 : 0.0;
+        f[og_website] = website ? 1.0 : 0.0;
+        f[og_other] = article || product || website ? 0.0 : 1.0;
+    }
+}
+
+// ---- the structure, in one post-order walk ----
+
+// The page's own furniture: what the text in it is not.
+bool is_chrome(const Node* node) noexcept {
+    return node->is(Tag::header) || node->is(Tag::footer) || node->is(Tag::nav) || node->is(Tag::aside);
+}
+
+bool is_heading_tag(Tag tag) noexcept {
+    return tag == Tag::h1 || tag == Tag::h2 || tag == Tag::h3 || tag == Tag::h4 || tag == Tag::h5 || tag == Tag::h6;
+}
+
+// Children of one element that look alike: the same tag and first class.
+struct SiblingGroup {
+    Tag tag = Tag::other;
+    std::string_view name;   // the element's name, for tags pith does not know
+    std::string_view first_class;
+    std::size_t count = 0;
+    std::size_t words = 0;
+    std::size_t link_words = 0;
+    std::size_t with_heading = 0;  // members holding a heading
+};
+
+struct Frame {
+    const Node* node;
+    std::size_t words = 0;
+    std::size_t link_words = 0;
+    bool holds_link = false;
+    bool holds_heading = false;
+    std::size_t paragraph_child_words = 0;  // in this element's own <p> children
+    // The groups among this element's children, at most kGroups of them.
+    std::vector<SiblingGroup> groups;
+};
+
+constexpr std::size_t kGroups = 8;
+
+std::string_view first_token(std::string_view value) {
+    std::size_t begin = 0;
+    while (begin < value.size() && (value[begin] == ' ' || value[begin] == '\t' || value[begin] == '\n')) {
+        ++begin;
+    }
+    const std::size_t end = std::min(value.find_first_of(" \t\n", begin), value.size());
+    return value.substr(begin, end - begin);
+}
+
+struct SignalWalker {
+    explicit SignalWalker(PageTypeFeatures& features) : f(features) {}
+
+    PageTypeFeatures& f;
+    std::size_t elements = 0;
+    std::size_t words = 0;
+    std::size_t link_words = 0;
+    std::size_t in_link = 0;  // open <a> elements around the text
+    std::size_t paragraphs = 0;
+    std::size_t paragraph_words = 0;
+    std::size_t long_paragraphs = 0;
+    std::size_t heading_count = 0;
+    std::size_t linked_headings = 0;
+    std::size_t price_marks = 0;
+    std::size_t date_marks = 0;
+    std::size_t sentence_ends = 0;
+    std::array<std::size_t, kTagCount> tags{};
+    std::array<std::size_t, kClassWordCount> classes{};
+    SiblingGroup best_group;
+    SiblingGroup second_group;
+    SiblingGroup best_headed_group;  // the largest group whose members hold headings
+    std::size_t linked_headings_count = 0;
+    std::size_t longest_paragraph_words = 0;
+    std::size_t best_block_words = 0;  // the most words one element holds in its own <p> children
+    std::size_t headed_section_count = 0;
+    std::size_t in_chrome = 0;  // open header, footer, nav and aside elements around the text
+    std::size_t chrome_words = 0;
+    std::size_t h1s = 0;
+    std::size_t images = 0;
+    std::size_t list_words = 0;
+    std::size_t list_link_words = 0;
+    std::size_t in_list_item = 0;
+
+    void text(const Node* node, std::vector<Frame>& frames) {
+        const std::string_view s = node->data;
+        std::size_t count = 0;
+        bool in_word = false;
+        std::size_t digits = 0;       // the run of digits just read
+        std::size_t date_parts = 0;   // digit runs joined by '-', '/' or '.' so far
+        bool after_currency = false;  // a currency sign, maybe a space, then a digit: a price
+        std::size_t pos = 0;
+        while (pos < s.size()) {
+            const std::size_t start = pos;
+            const char32_t c = text::next_code_point(s, pos);
+            const bool space = text::is_js_space(c);
+            if (!space && !in_word) {
+                ++count;
+            }
+            in_word = !space;
+            const bool digit = c >= U'0' && c <= U'9';
+            if (digit) {
+                if (after_currency) {
+                    ++price_marks;
+                    after_currency = false;
+                }
+                ++digits;
+                continue;
+            }
+            // A date written in figures: 2024-03-05, 05.03.2024, 3/5/2024.
+            if (digits > 0 && (c == U'-' || c == U'/' || c == U'.') && date_parts < 3) {
+                ++date_parts;
+            } else {
+                if (digits > 0 && date_parts == 2) {
+                    ++date_marks;
+                }
+                date_parts = 0;
+            }
+            if (digits > 0 && (c == U'\u20AC')) {
+                ++price_marks;  // 12,50 €: the sign after the figure
+            }
+            digits = 0;
+            if (c == U'$' || c == U'\u20AC' || c == U'\u00A3' || c == U'\u00A5' || c == U'\u20B9') {
+                after_currency = true;
+            } else if (!(space && after_currency && pos - start == 1)) {
+                after_currency = false;
+            }
+            if ((c == U'.' || c == U'!' || c == U'?' || c == U'\u3002') &&
+                (pos >= s.size() || s[pos] == ' ' || s[pos] == '\n')) {
+                ++sentence_ends;
+            }
+        }
+        if (digits > 0 && date_parts == 2) {
+            ++date_marks;
+        }
+        frames.back().words += count;
+        if (in_link > 0) {
+            frames.back().link_words += count;
+        }
+        if (in_chrome > 0) {
+            chrome_words += count;
+        }
+        if (in_list_item > 0) {
+            list_words += count;
+            list_link_words += in_link > 0 ? count : 0U;
+        }
+    }
+
+    dom::Visit enter(const Node* element, std::vector<Frame>& frames) {
+        ++elements;
+        for (std::size_t i = 0; i < kTagCount; ++i) {
+            const Tag tag = kCountedTags[i];
+            const bool same = element->tag == tag || (tag == Tag::h3 && (element->is(Tag::h4) || element->is(Tag::h5) ||
+                                                                        element->is(Tag::h6))) ||
+                              (tag == Tag::ul && element->is(Tag::ol));
+            tags[i] += same ? 1U : 0U;
+        }
+        if (element->ns == dom::Namespace::svg && element->name == "svg") {
+            f[svg_count] += 1.0;
+        }
+        const std::string_view cls = element->attr("class");
+        const std::string_view id = element->attr("id");
+        if (!cls.empty() || !id.empty()) {
+            std::string both = text::to_lower_ascii(cls);
+            both += ' ';
+            both += text::to_lower_ascii(id);
+            for (std::size_t i = 0; i < kClassWordCount; ++i) {
+                classes[i] += both.find(kClassWords[i]) != std::string::npos ? 1U : 0U;
+            }
+        }
+        if (const std::string_view itemprop = element->attr("itemprop"); !itemprop.empty()) {
+            if (itemprop == "price" || itemprop == "offers" || itemprop == "lowPrice") {
+                f[itemprop_price] = 1.0;
+            } else if (itemprop == "author") {
+                f[itemprop_author] = 1.0;
+            } else if (itemprop == "review" || itemprop == "reviewRating" || itemprop == "aggregateRating") {
+                f[itemprop_review] = 1.0;
+            }
+        }
+        if (element->is(Tag::a)) {
+            ++in_link;
+        }
+        in_chrome += is_chrome(element) ? 1U : 0U;
+        in_list_item += element->is(Tag::li) ? 1U : 0U;
+        h1s += element->is(Tag::h1) ? 1U : 0U;
+        images += element->is(Tag::img) ? 1U : 0U;
+        frames.push_back(Frame{element, 0, 0, false, false, 0, {}});
+        return dom::Visit::descend;
+    }
+
+    void close(std::vector<Frame>& frames) {
+        Frame done = std::move(frames.back());
+        frames.pop_back();
+        const Node* node = done.node;
+        if (node->is(Tag::a)) {
+            --in_link;
+            done.holds_link = true;
+        }
+        in_chrome -= is_chrome(node) ? 1U : 0U;
+        in_list_item -= node->is(Tag::li) ? 1U : 0U;
+        const bool paragraph = node->is(Tag::p);
+        if (paragraph) {
+            ++paragraphs;
+            paragraph_words += done.words;
+            constexpr std::size_t kLongParagraphWords = 20;
+            long_paragraphs += done.words >= kLongParagraphWords ? 1U : 0U;
+            longest_paragraph_words = std::max(longest_paragraph_words, done.words);
+        }
+        best_block_words = std::max(best_block_words, done.paragraph_child_words);
+        const bool heading = is_heading_tag(node->tag) && node->ns == dom::Namespace::html;
+        if (heading) {
+            ++heading_count;
+            const bool linked = done.holds_link || (node->parent != nullptr && node->parent->is(Tag::a));
+            linked_headings += linked ? 1U : 0U;
+        }
+        if (node->is(Tag::section) && done.holds_heading) {
+            ++headed_section_count;
+        }
+        // The largest groups among this element's children.
+        constexpr std::size_t kMinGroup = 3;
+        for (const SiblingGroup& g : done.groups) {
+            if (g.count < kMinGroup) {
+                continue;
+            }
+            if (g.words > best_group.words) {
+                second_group = best_group;
+                best_group = g;
+            } else if (g.words > second_group.words) {
+                second_group = g;
+            }
+            if (g.with_heading * 2 >= g.count && g.words > best_headed_group.words) {
+                best_headed_group = g;
+            }
+        }
+        if (frames.empty()) {
+            words = done.words;
+            link_words = done.link_words;
+            return;
+        }
+        Frame& parent = frames.back();
+        parent.words += done.words;
+        parent.link_words += done.link_words;
+        parent.holds_link = parent.holds_link || done.holds_link;
+        parent.holds_heading = parent.holds_heading || done.holds_heading || heading;
+        parent.paragraph_child_words += paragraph ? done.words : 0U;
+        const std::string_view first_class = first_token(node->attr("class"));
+        auto same = [&](const SiblingGroup& g) {
+            return g.tag == node->tag && g.name == node->name && g.first_class == first_class;
+        };
+        auto group = std::find_if(parent.groups.begin(), parent.groups.end(), same);
+        if (group == parent.groups.end()) {
+            if (parent.groups.size() >= kGroups) {
+                return;
+            }
+            parent.groups.push_back(SiblingGroup{node->tag, node->name, first_class, 0, 0, 0, 0});
+            group = parent.groups.end() - 1;
+        }
+        ++group->count;
+        group->words += done.words;
+        group->link_words += done.link_words;
+        group->with_heading += done.holds_heading || heading ? 1U : 0U;
+    }
+};
+
+double ratio(std::size_t part, std::size_t whole) noexcept {
+    return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
+}
+
+}  // namespace
+
+std::span<const std::string_view, kPageTypeFeatureCount> page_type_feature_names() noexcept { return kFeatureNames; }
+
+PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarations& declarations,
+                                    std::string_view url) {
+    PageTypeFeatures f{};
+    url_features(url, f);
+    declared_features(declarations, f);
+    const Node* body = doc.body();
+    if (body == nullptr) {
+        return f;
+    }
+    SignalWalker walker{f};
+    std::vector<Frame> frames;
+    frames.push_back(Frame{body, 0, 0, false, false, 0, {}});
+    dom::walk_post_order(frames, walker);
+
+    f[log_words] = std::log1p(static_cast<double>(walker.words));
+    f[log_elements] = std::log1p(static_cast<double>(walker.elements));
+    f[link_density] = ratio(walker.link_words, walker.words);
+    f[p_share] = ratio(walker.paragraph_words, walker.words);
+    f[long_paragraphs] = std::log1p(static_cast<double>(walker.long_paragraphs));
+    f[paragraph_words] = ratio(walker.paragraph_words, walker.paragraphs);
+    f[paragraphs_per_heading] = ratio(walker.paragraphs, walker.heading_count);
+    f[headings_linked] = ratio(walker.linked_headings, walker.heading_count);
+    f[headings] = std::log1p(static_cast<double>(walker.heading_count));
+    f[prices] = std::log1p(static_cast<double>(walker.price_marks));
+    f[dates] = std::log1p(static_cast<double>(walker.date_marks));
+    f[sentence_marks] = ratio(walker.sentence_ends, walker.words);
+    const SiblingGroup& group = walker.best_group;
+    f[repeated_count] = std::log1p(static_cast<double>(group.count));
+    f[repeated_share] = ratio(group.words, walker.words);
+    f[repeated_link_density] = ratio(group.link_words, group.words);
+    f[repeated_item_words] = std::log1p(ratio(group.words, group.count));
+    f[svg_count] = std::log1p(f[svg_count]);
+    const auto log_count = [](std::size_t n) { return std::log1p(static_cast<double>(n)); };
+    f[linked_heading_count] = log_count(walker.linked_headings);
+    f[longest_paragraph] = log_count(walker.longest_paragraph_words);
+    f[block_share] = ratio(walker.best_block_words, walker.words);
+    f[headed_sections] = log_count(walker.headed_section_count);
+    f[headed_group_count] = log_count(walker.best_headed_group.count);
+    f[headed_group_share] = ratio(walker.best_headed_group.words, walker.words);
+    f[chrome_share] = ratio(walker.chrome_words, walker.words);
+    f[h1_count] = static_cast<double>(std::min<std::size_t>(walker.h1s, 3));
+    f[images_per_word] = ratio(walker.images, walker.words + 1);
+    f[list_link_density] = ratio(walker.list_link_words, walker.list_words);
+    f[second_group_count] = log_count(walker.second_group.count);
+    f[second_group_share] = ratio(walker.second_group.words, walker.words);
+    for (std::size_t i = 0; i < kTagCount; ++i) {
+        f[tags_begin + i] = std::log1p(static_cast<double>(walker.tags[i]));
+    }
+    for (std::size_t i = 0; i < kClassWordCount; ++i) {
+        f[classes_begin + i] = std::log1p(static_cast<double>(walker.classes[i]));
+    }
+    return f;
+}
+
+}  // namespace pith::extract
+
+namespace pith::extract {
+
+namespace {
+
+namespace page_type_model {
+#include "classify/page_type_model.inc"
+static_assert(kFeatureCount == kPageTypeFeatureCount, "page_type_model.inc was fitted on other features: refit");
+}  // namespace page_type_model
+
+models::Forest page_type_forest(int fold) noexcept {
+    using namespace page_type_model;
+    const std::size_t m = fold >= 0 && static_cast<std::size_t>(fold) + 1 < kModels ? static_cast<std::size_t>(fold) + 1
+                                                                                   : 0;
+    const std::span<const std::uint32_t> starts(kStarts.data() + kModelTrees[m], kModelTrees[m + 1] - kModelTrees[m]);
+    return models::Forest{std::span<const models::TreeNode>(kNodes.data(), kNodes.size()), starts, kPageTypeCount, 0.0};
+}
+
+}  // namespace
+
+std::array<double, kPageTypeCount> page_type_probabilities(const PageTypeFeatures& features, int fold) noexcept {
+    return models::class_probabilities<kPageTypeCount>(page_type_forest(fold), features);
+}
+
+PageTypeDiagnostics classify_page(const PageTypeFeatures& features, std::optional<PageType> forced, int fold) noexcept {
+    PageTypeDiagnostics out;
+    out.probabilities = page_type_probabilities(features, fold);
+    const auto best = std::max_element(out.probabilities.begin(), out.probabilities.end());
+    out.type = static_cast<PageType>(best - out.probabilities.begin());
+    if (forced) {
+        out.type = *forced;
+        out.forced = true;
+    }
+    return out;
+}
+
+std::string_view page_url(const PreparedPage& page, const ExtractOptions& options) noexcept {
+    return options.input.url.empty() ? std::string_view(page.declarations.canonical_url)
+                                     : std::string_view(options.input.url);
+}
+
+void classify(PreparedPage& page, const ExtractOptions& options) {
+    const PageTypeFeatures features = page_type_features(page.doc, page.declarations, page_url(page, options));
+    page.page_type = classify_page(features, options.page_type, options.runtime.model_fold);
+}
+
+}  // namespace pith::extract

@@ -1,0 +1,56 @@
+// One iterative post-order walk over a subtree, children before their parent,
+// that every measuring walk (the strategies', the page-type signals') is
+// built on: nothing recurses as deep as the document. Internal header.
+#pragma once
+
+#include <vector>
+
+#include "pith/dom.hpp"
+
+namespace pith::dom {
+
+// What a walker says of an element it enters.
+enum class Visit {
+    descend,  // it pushed the element's frame: walk its children
+    skip,     // it removed the element: the walk goes on from its next sibling
+    stop,     // the walk ends here (the deadline passed)
+};
+
+// One iterative post-order walk over the subtree of frames.back().node (the
+// root's frame, pushed by the caller), children before their parent, so that
+// every element's figures come from its children's in linear time. The
+// walker is called
+//   text(node, frames)         for a text node, inside frames.back()
+//   enter(node, frames)        for an element: a Visit; `node` is a reference
+//                              the walker moves to the next sibling on skip
+//   close(frames)              when frames.back()'s subtree is done: it pops
+//                              that frame and folds it into its parent
+// Comments and other nodes are passed over. Nothing recurses.
+template <typename Frame, typename Walker>
+void walk_post_order(std::vector<Frame>& frames, Walker& walker) {
+    auto cur = frames.back().node->first_child;
+    while (!frames.empty()) {
+        if (cur == nullptr) {
+            const auto next = frames.back().node->next;
+            walker.close(frames);
+            cur = next;
+            continue;
+        }
+        if (cur->is_text()) {
+            walker.text(cur, frames);
+            cur = cur->next;
+            continue;
+        }
+        if (!cur->is_element()) {
+            cur = cur->next;
+            continue;
+        }
+        switch (walker.enter(cur, frames)) {
+        case Visit::descend: cur = cur->first_child; break;
+        case Visit::skip: break;
+        case Visit::stop: return;
+        }
+    }
+}
+
+}  // namespace pith::dom

@@ -1,0 +1,75 @@
+// Boosted decision trees, evaluated: the models bench/fit/ fits with numpy
+// (bench/fit/gbdt.py) and writes as tables into *_model.inc beside this
+// header. A model is a few hundred small trees, so evaluating one is a loop
+// over a table: no runtime library. Internal header.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace pith::extract::models {
+
+// One node: an internal node sends features[feature] <= threshold to `left`,
+// else to `right`; a leaf (feature < 0) holds `value`. Indexes are within the
+// tree's own nodes.
+struct TreeNode {
+    std::int16_t feature;
+    std::int16_t left;
+    std::int16_t right;
+    double threshold;
+    double value;
+};
+
+// Trees in evaluation order: round by round, and within a round one tree per
+// class (softmax) or one tree (a score). `starts[i]` is where tree i's nodes
+// begin in `nodes`.
+struct Forest {
+    std::span<const TreeNode> nodes;
+    std::span<const std::uint32_t> starts;
+    std::size_t classes = 1;  // trees a round
+    double base = 0.0;        // the margin before the first tree
+};
+
+// The leaf value of the tree whose nodes begin at `tree`.
+[[nodiscard]] inline double tree_value(const TreeNode* tree, std::span<const double> features) noexcept {
+    std::int16_t n = 0;
+    while (tree[n].feature >= 0) {
+        const double x = features[static_cast<std::size_t>(tree[n].feature)];
+        n = x <= tree[n].threshold ? tree[n].left : tree[n].right;
+    }
+    return tree[n].value;
+}
+
+// The margin of class `k` (0 for a one-class model): its base plus its trees' values.
+[[nodiscard]] inline double margin(const Forest& forest, std::span<const double> features, std::size_t k = 0) noexcept {
+    double sum = forest.base;
+    for (std::size_t i = k; i < forest.starts.size(); i += forest.classes) {
+        sum += tree_value(forest.nodes.data() + forest.starts[i], features);
+    }
+    return sum;
+}
+
+// Softmax probabilities of an N-class model.
+template <std::size_t N>
+[[nodiscard]] std::array<double, N> class_probabilities(const Forest& forest, std::span<const double> features) noexcept {
+    std::array<double, N> p{};
+    double top = -1e300;
+    for (std::size_t k = 0; k < N; ++k) {
+        p[k] = margin(forest, features, k);
+        top = p[k] > top ? p[k] : top;
+    }
+    double sum = 0.0;
+    for (double& v : p) {
+        v = std::exp(v - top);
+        sum += v;
+    }
+    for (double& v : p) {
+        v /= sum;
+    }
+    return p;
+}
+
+}  // namespace pith::extract::models

@@ -1,0 +1,28 @@
+// What a page says of itself in its markup rather than its text: the
+// schema.org @type values of its JSON-LD, its Open Graph type and its
+// canonical URL. The page-type classifier reads them (classify/); they are
+// read during preparation, before the scripts that hold JSON-LD are removed.
+// Internal header.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pith/dom.hpp"
+
+namespace pith::extract {
+
+struct PageDeclarations {
+    // Every "@type" value of every JSON-LD script, lower case, without a
+    // schema.org prefix ("newsarticle", "product", "breadcrumblist").
+    std::vector<std::string> json_ld_types;
+    std::string og_type;        // <meta property="og:type">, lower case; "" when none
+    std::string canonical_url;  // <link rel="canonical">, else og:url; as written; "" when none
+};
+
+// One walk over the elements of `doc` as parsed. The JSON-LD is scanned for
+// its "@type" members as text, not parsed: a page's dozen scripts cost no
+// more than reading them.
+[[nodiscard]] PageDeclarations read_declarations(const dom::Document& doc);
+
+}  // namespace pith::extract
