@@ -21,7 +21,7 @@ Twelve models are written to extractor/src/strategies/judge_model.inc: for the
 whole region, then for the cleaned one, the model fitted on every page, which
 pith uses, and the five fold models.
 
-usage: /usr/bin/python3 bench/fit/fit_judge.py [--pith build/pith] [--write | --check]
+usage: /usr/bin/python3 bench/fit/fit_judge.py [--pith build/pith] [--write | --check] [--min-f1 F]
 """
 
 import argparse
@@ -135,6 +135,7 @@ def main():
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true")
     mode.add_argument("--check", action="store_true")
+    ap.add_argument("--min-f1", type=float, help="exit 1 when wcxb-dev's out-of-fold word F1 is below it")
     args = ap.parse_args()
     root = wcxb.root_or_exit("fit_judge.py")
     pages = wcxb.load(root)
@@ -187,6 +188,9 @@ def main():
               f"{mean([pk[r[0]] for r in traf if r[0] in pk]):.3f} " + " ".join(
                   f"{k[:4]} {mean([pk.get(r[0], r[4][0]) for r in rows if r[1] == k]):.3f}" for k in wcxb.TYPES))
     overall = mean([picked.get(r[0], r[4][0]) for r in rows])
+    if args.min_f1 is not None and overall < args.min_f1:
+        print(f"FAIL out-of-fold word F1 {overall:.3f} is below {args.min_f1}")
+        sys.exit(1)
     text = write_model(models[0] + models[1], order, f"word F1 {overall:.3f} on {len(rows)} wcxb-dev pages")
     if args.write:
         MODEL_FILE.write_text(text, encoding="utf-8")

@@ -14,7 +14,7 @@ written to extractor/src/classify/page_type_model.inc: the one fitted on every
 page, which pith uses, and the five fold models, which the quality bench uses
 for its out-of-fold figures (pith_bench_quality --out-of-fold).
 
-usage: /usr/bin/python3 bench/fit/fit_page_model.py [--write | --check]
+usage: /usr/bin/python3 bench/fit/fit_page_model.py [--signals BIN] [--write | --check] [--min-accuracy A]
   --write   rewrite the committed model
   --check   exit 1 unless the committed model is what this fit gives
 """
@@ -116,6 +116,7 @@ def main():
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true")
     mode.add_argument("--check", action="store_true")
+    ap.add_argument("--min-accuracy", type=float, help="exit 1 when the out-of-fold accuracy is below it")
     args = ap.parse_args()
     corpus = corpus_root(args.corpus)
     pages, names, features = signals(args.signals, corpus, args.with_urls)
@@ -147,6 +148,9 @@ def main():
         print(f"  {name:<14}" + "".join(f"{int(((y == i) & (predicted == j)).sum()):>5}" for j in range(len(TYPES))))
 
     text = write_model(models, names, f"accuracy {accuracy:.3f} on {len(keys)} pages")
+    if args.min_accuracy is not None and accuracy < args.min_accuracy:
+        print(f"FAIL out-of-fold accuracy {accuracy:.3f} is below {args.min_accuracy}")
+        sys.exit(1)
     if args.write:
         MODEL_FILE.write_text(text, encoding="utf-8")
         print(f"wrote {MODEL_FILE.relative_to(REPO)}")

@@ -185,7 +185,7 @@ constexpr OptionRow kRows[] = {
     // the strategy and the passes every strategy runs
     OptionRow{"strategy", OptionKind::choice, "string", "strategy",
               "how the article is found: auto (runs readability and fitness, removes boilerplate, keeps the "
-              "better), readability (Readability.js, exactly), lectito (Lectito's scoring) or fitness (a weighted "
+              "better, or the page's main region when its judge predicts it clearly better), readability (Readability.js, exactly), lectito (Lectito's scoring) or fitness (a weighted "
               "body text tagger)",
               0.0, 0.0, kStrategyChoices, false, false, store_strategy, show_strategy},
     OptionRow{"page_type", OptionKind::choice, "string", "strategy",
