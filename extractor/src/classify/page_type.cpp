@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,50 @@ constexpr std::string_view kClassWords[] = {
     "widget",  "share",  "social",  "logo",       "banner",     "section", "row",     "col",     "container"};
 constexpr std::size_t kClassWordCount = std::size(kClassWords);
 
+// kClassWords by their first letter, so that one scan of a class or id value
+// finds every word it holds (the walk visits every element: a search per word
+// cost more than the rest of the walk).
+struct ClassWordIndex {
+    static constexpr std::size_t kMaxPerLetter = 16;
+    std::array<std::array<std::uint8_t, kMaxPerLetter>, 26> words{};
+    std::array<std::uint8_t, 26> counts{};
+};
+
+constexpr ClassWordIndex make_class_word_index() {
+    ClassWordIndex index;
+    for (std::size_t i = 0; i < kClassWordCount; ++i) {
+        const auto letter = static_cast<std::size_t>(kClassWords[i][0] - 'a');
+        index.words[letter][index.counts[letter]++] = static_cast<std::uint8_t>(i);
+    }
+    return index;
+}
+constexpr ClassWordIndex kClassWordIndex = make_class_word_index();
+
+constexpr char lower_ascii(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Marks in `seen` the class words `value` holds anywhere, ASCII case ignored.
+void mark_class_words(std::string_view value, std::array<bool, kClassWordCount>& seen) noexcept {
+    for (std::size_t pos = 0; pos < value.size(); ++pos) {
+        const char first = lower_ascii(value[pos]);
+        if (first < 'a' || first > 'z') {
+            continue;
+        }
+        const auto letter = static_cast<std::size_t>(first - 'a');
+        for (std::size_t k = 0; k < kClassWordIndex.counts[letter]; ++k) {
+            const std::size_t w = kClassWordIndex.words[letter][k];
+            const std::string_view word = kClassWords[w];
+            if (seen[w] || word.size() > value.size() - pos) {
+                continue;
+            }
+            std::size_t j = 1;
+            while (j < word.size() && lower_ascii(value[pos + j]) == word[j]) {
+                ++j;
+            }
+            seen[w] = j == word.size();
+        }
+    }
+}
+
 // The tags whose counts tell kinds apart.
 constexpr Tag kCountedTags[] = {Tag::p,       Tag::h1,     Tag::h2,     Tag::h3,         Tag::li,     Tag::a,
                                 Tag::img,     Tag::pre,    Tag::code,   Tag::table,      Tag::form,   Tag::input,
@@ -77,6 +122,22 @@ constexpr Tag kCountedTags[] = {Tag::p,       Tag::h1,     Tag::h2,     Tag::h3,
                                 Tag::aside,   Tag::header, Tag::footer, Tag::main,       Tag::blockquote, Tag::dl,
                                 Tag::textarea, Tag::ul,    Tag::iframe, Tag::figure,     Tag::video};
 constexpr std::size_t kTagCount = std::size(kCountedTags);
+
+// Each tag's place in kCountedTags, -1 for tags not counted; h4-h6 count as
+// h3 and ol as ul.
+constexpr std::array<int, static_cast<std::size_t>(Tag::count_)> make_tag_slots() {
+    std::array<int, static_cast<std::size_t>(Tag::count_)> slots{};
+    slots.fill(-1);
+    for (std::size_t i = 0; i < kTagCount; ++i) {
+        slots[static_cast<std::size_t>(kCountedTags[i])] = static_cast<int>(i);
+    }
+    for (const Tag more : {Tag::h4, Tag::h5, Tag::h6}) {
+        slots[static_cast<std::size_t>(more)] = slots[static_cast<std::size_t>(Tag::h3)];
+    }
+    slots[static_cast<std::size_t>(Tag::ol)] = slots[static_cast<std::size_t>(Tag::ul)];
+    return slots;
+}
+constexpr std::array<int, static_cast<std::size_t>(Tag::count_)> kTagSlots = make_tag_slots();
 
 enum Feature : std::size_t {
     url_known, url_depth, url_root, url_query, url_last_digits, url_last_length, url_last_dashes, url_file_ext,
@@ -258,6 +319,8 @@ struct SiblingGroup {
     std::size_t with_heading = 0;  // members holding a heading
 };
 
+constexpr std::size_t kGroups = 8;
+
 struct Frame {
     const Node* node;
     std::size_t words = 0;
@@ -265,11 +328,15 @@ struct Frame {
     bool holds_link = false;
     bool holds_heading = false;
     std::size_t paragraph_child_words = 0;  // in this element's own <p> children
-    // The groups among this element's children, at most kGroups of them.
-    std::vector<SiblingGroup> groups;
+    // The groups among this element's children, at most kGroups of them:
+    // SignalWalker::groups[group_begin, group_begin + group_count). Frames
+    // close in stack order, so a frame's groups are always the last ones
+    // there when it adds one (a frame is pushed for every element: a vector
+    // of its own each cost more than the rest of the walk).
+    std::size_t group_begin = 0;
+    std::size_t group_count = 0;
 };
 
-constexpr std::size_t kGroups = 8;
 
 std::string_view first_token(std::string_view value) {
     std::size_t begin = 0;
@@ -312,6 +379,7 @@ struct SignalWalker {
     std::size_t list_words = 0;
     std::size_t list_link_words = 0;
     std::size_t in_list_item = 0;
+    std::vector<SiblingGroup> groups;  // the open frames' groups (Frame::group_begin)
 
     void text(const Node* node, std::vector<Frame>& frames) {
         const std::string_view s = node->data;
@@ -323,8 +391,16 @@ struct SignalWalker {
         std::size_t pos = 0;
         while (pos < s.size()) {
             const std::size_t start = pos;
-            const char32_t c = text::next_code_point(s, pos);
-            const bool space = text::is_js_space(c);
+            const auto byte = static_cast<unsigned char>(s[pos]);
+            char32_t c = byte;
+            bool space = false;
+            if (byte < 0x80) {  // most text is ASCII: no decoding, and its spaces are these
+                ++pos;
+                space = byte == ' ' || (byte >= '\t' && byte <= '\r');
+            } else {
+                c = text::next_code_point(s, pos);
+                space = text::is_js_space(c);
+            }
             if (!space && !in_word) {
                 ++count;
             }
@@ -379,24 +455,18 @@ struct SignalWalker {
 
     dom::Visit enter(const Node* element, std::vector<Frame>& frames) {
         ++elements;
-        for (std::size_t i = 0; i < kTagCount; ++i) {
-            const Tag tag = kCountedTags[i];
-            const bool same = element->tag == tag || (tag == Tag::h3 && (element->is(Tag::h4) || element->is(Tag::h5) ||
-                                                                        element->is(Tag::h6))) ||
-                              (tag == Tag::ul && element->is(Tag::ol));
-            tags[i] += same ? 1U : 0U;
+        if (const int slot = kTagSlots[static_cast<std::size_t>(element->tag)]; slot >= 0) {
+            ++tags[static_cast<std::size_t>(slot)];
         }
         if (element->ns == dom::Namespace::svg && element->name == "svg") {
             f[svg_count] += 1.0;
         }
-        const std::string_view cls = element->attr("class");
-        const std::string_view id = element->attr("id");
-        if (!cls.empty() || !id.empty()) {
-            std::string both = text::to_lower_ascii(cls);
-            both += ' ';
-            both += text::to_lower_ascii(id);
+        if (const std::string_view cls = element->attr("class"), id = element->attr("id"); !cls.empty() || !id.empty()) {
+            std::array<bool, kClassWordCount> seen{};
+            mark_class_words(cls, seen);
+            mark_class_words(id, seen);
             for (std::size_t i = 0; i < kClassWordCount; ++i) {
-                classes[i] += both.find(kClassWords[i]) != std::string::npos ? 1U : 0U;
+                classes[i] += seen[i] ? 1U : 0U;
             }
         }
         if (const std::string_view itemprop = element->attr("itemprop"); !itemprop.empty()) {
@@ -415,12 +485,12 @@ struct SignalWalker {
         in_list_item += element->is(Tag::li) ? 1U : 0U;
         h1s += element->is(Tag::h1) ? 1U : 0U;
         images += element->is(Tag::img) ? 1U : 0U;
-        frames.push_back(Frame{element, 0, 0, false, false, 0, {}});
+        frames.push_back(Frame{element, 0, 0, false, false, 0, groups.size(), 0});
         return dom::Visit::descend;
     }
 
     void close(std::vector<Frame>& frames) {
-        Frame done = std::move(frames.back());
+        Frame done = frames.back();
         frames.pop_back();
         const Node* node = done.node;
         if (node->is(Tag::a)) {
@@ -449,7 +519,7 @@ struct SignalWalker {
         }
         // The largest groups among this element's children.
         constexpr std::size_t kMinGroup = 3;
-        for (const SiblingGroup& g : done.groups) {
+        for (const SiblingGroup& g : std::span(groups.data() + done.group_begin, done.group_count)) {
             if (g.count < kMinGroup) {
                 continue;
             }
@@ -463,6 +533,7 @@ struct SignalWalker {
                 best_headed_group = g;
             }
         }
+        groups.resize(done.group_begin);
         if (frames.empty()) {
             words = done.words;
             link_words = done.link_words;
@@ -478,13 +549,16 @@ struct SignalWalker {
         auto same = [&](const SiblingGroup& g) {
             return g.tag == node->tag && g.name == node->name && g.first_class == first_class;
         };
-        auto group = std::find_if(parent.groups.begin(), parent.groups.end(), same);
-        if (group == parent.groups.end()) {
-            if (parent.groups.size() >= kGroups) {
+        const auto begin = groups.begin() + static_cast<std::ptrdiff_t>(parent.group_begin);
+        const auto end = begin + static_cast<std::ptrdiff_t>(parent.group_count);
+        auto group = std::find_if(begin, end, same);
+        if (group == end) {
+            if (parent.group_count >= kGroups) {
                 return;
             }
-            parent.groups.push_back(SiblingGroup{node->tag, node->name, first_class, 0, 0, 0, 0});
-            group = parent.groups.end() - 1;
+            groups.push_back(SiblingGroup{node->tag, node->name, first_class, 0, 0, 0, 0});
+            ++parent.group_count;
+            group = groups.end() - 1;
         }
         ++group->count;
         group->words += done.words;
@@ -512,7 +586,7 @@ PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarat
     }
     SignalWalker walker{f};
     std::vector<Frame> frames;
-    frames.push_back(Frame{body, 0, 0, false, false, 0, {}});
+    frames.push_back(Frame{body, 0, 0, false, false, 0, 0, 0});
     dom::walk_post_order(frames, walker);
 
     f[log_words] = std::log1p(static_cast<double>(walker.words));

@@ -305,27 +305,36 @@ struct RegionCandidate {
     std::vector<RemovedBlock> removed;
 };
 
-// Measures a region candidate and lets its copy go: a profile views the
-// prepared document's text, which every copy shares, so it outlives the copy.
-// Only the article's copies, and then one rebuilt region if a region wins,
-// are ever alive at once, as cost.hpp's estimate counts them.
-std::optional<RegionCandidate> measure_region(const dom::Document& prepared, const ExtractOptions& options,
-                                              const PassInput& input, PassState& state, Article& article, bool clean,
-                                              StrategyRun& stopped) {
-    RegionCandidate candidate;
-    StrategyRun run = build_region(prepared, options, input, state, article.passes, clean, candidate.removed);
+// The region whole and cleaned, measured on one copy (the cleaning only
+// removes), and that copy let go: a profile views the prepared document's
+// text, which every copy shares, so it outlives the copy. Only the article's
+// copies, and then one rebuilt region if a region wins, are ever alive at
+// once, as cost.hpp's estimate counts them.
+std::optional<std::pair<RegionCandidate, RegionCandidate>> measure_regions(const dom::Document& prepared,
+                                                                           const ExtractOptions& options,
+                                                                           const PassInput& input, PassState& state,
+                                                                           Article& article, StrategyRun& stopped) {
+    RegionCandidate whole;
+    std::vector<RemovedBlock> none;
+    StrategyRun run = build_region(prepared, options, input, state, article.passes, false, none);
     if (run.stopped) {
         stopped = std::move(run);
         return std::nullopt;
     }
-    candidate.outcome = outcome_of(Strategy::region, run, article.passes);
+    whole.outcome = outcome_of(Strategy::region, run, article.passes);
+    RegionCandidate cleaned = whole;
     if (run.chosen) {
-        candidate.pass_index = run.chosen->pass_index;
-        const std::string_view root = article.passes[candidate.pass_index].chosen_root;
-        candidate.is_main = !root.substr(std::min(root.rfind('>') + 1, root.size())).starts_with("body");
-        candidate.profile = profile_of(run.chosen->content);
+        whole.pass_index = run.chosen->pass_index;
+        const std::string_view root = article.passes[whole.pass_index].chosen_root;
+        whole.is_main = !root.substr(std::min(root.rfind('>') + 1, root.size())).starts_with("body");
+        whole.profile = profile_of(run.chosen->content);
+        cleaned.pass_index = whole.pass_index;
+        cleaned.is_main = whole.is_main;
+        cleaned.removed = remove_boilerplate(run.chosen->content);
+        cleaned.outcome.text_length = dom::inner_text_length(run.chosen->content);
+        cleaned.profile = profile_of(run.chosen->content);
     }
-    return candidate;
+    return std::pair{std::move(whole), std::move(cleaned)};
 }
 
 }  // namespace
@@ -333,39 +342,36 @@ std::optional<RegionCandidate> measure_region(const dom::Document& prepared, con
 StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& options, const PassInput& input,
                      PassState& state, Article& article) {
     StrategyRun stopped;
-    std::optional<RegionCandidate> region = measure_region(prepared, options, input, state, article, false, stopped);
-    if (!region) {
+    auto regions = measure_regions(prepared, options, input, state, article, stopped);
+    if (!regions) {
         return stopped;
     }
-    std::optional<RegionCandidate> cleaned = measure_region(prepared, options, input, state, article, true, stopped);
-    if (!cleaned) {
-        return stopped;
-    }
+    RegionCandidate& region = regions->first;
+    RegionCandidate& cleaned = regions->second;
     ArticleChoice choice = choose_article(prepared, options, input, state, article);
     if (choice.run.stopped) {
         return std::move(choice.run);
     }
-    if (!region->profile) {
-        article.strategies.insert(article.strategies.begin(), {region->outcome, cleaned->outcome});
+    if (!region.profile) {
+        article.strategies.insert(article.strategies.begin(), {region.outcome, cleaned.outcome});
         if (choice.run.chosen) {
             remove_invisible_characters(choice.run.chosen->doc, choice.run.chosen->content);
         }
         return std::move(choice.run);
     }
     // The region answers only when it reached the char threshold.
-    const bool answers = region->outcome.status == Status::ok;
-    const std::optional<ArticleProfile> whole = answers ? region->profile : std::nullopt;
-    const std::optional<ArticleProfile> clean =
-        answers ? std::optional<ArticleProfile>(cleaned->profile.value_or(ArticleProfile{})) : std::nullopt;
-    const Candidate pick = choose_candidate(input, choice, whole, clean, region->is_main, article);
-    RegionCandidate& picked = pick == Candidate::cleaned ? *cleaned : *region;
+    const bool answers = region.outcome.status == Status::ok;
+    const std::optional<ArticleProfile> whole = answers ? region.profile : std::nullopt;
+    const std::optional<ArticleProfile> clean = answers ? cleaned.profile : std::nullopt;
+    const Candidate pick = choose_candidate(input, choice, whole, clean, region.is_main, article);
+    RegionCandidate& picked = pick == Candidate::cleaned ? cleaned : region;
     if (pick != Candidate::article) {
         for (StrategyOutcome& other : article.strategies) {
             other.kept = false;
         }
         picked.outcome.kept = true;
     }
-    article.strategies.insert(article.strategies.begin(), {region->outcome, cleaned->outcome});
+    article.strategies.insert(article.strategies.begin(), {region.outcome, cleaned.outcome});
     if (pick == Candidate::article) {
         if (choice.run.chosen) {
             remove_invisible_characters(choice.run.chosen->doc, choice.run.chosen->content);
