@@ -57,6 +57,9 @@ Options of the command line:
                           (default: detect from BOM, <meta> and content)
   --jobs N                worker threads for several inputs, 1 to 1024
                           (default: number of hardware threads)
+  --model-fold N          for out-of-fold figures (bench/quality_table.py):
+                          use the fitted models (page type, auto's judge)
+                          fitted without fold N, 0 to 4, of wcxb-dev's domains
   -h, --help              show this help
   --                      end of options; later arguments are files
 

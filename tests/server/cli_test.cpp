@@ -307,7 +307,7 @@ TEST_F(CliTest, HelpMentionsEveryFlagExitCodeAndFormat) {
     EXPECT_EQ(r.exit_code, 0);
     for (const char* text :
          {"--url", "--format", "--diagnostics", "--max-elements", "--char-threshold",
-          "--n-top-candidates", "--charset", "--jobs", "--help", "json", "html", "text", "markdown",
+          "--n-top-candidates", "--charset", "--jobs", "--model-fold", "--help", "json", "html", "text", "markdown",
           "--front-matter", "--with", "--min-confidence", "--rules-dir", "--content-selector",
           "--remove-selectors", "--rule-content", "--rule-remove", "--strategy",
           "--select-mode", "--policy", "--min-score-to-adjust", "--lectito-min-score", "--fitness",
@@ -352,6 +352,8 @@ TEST_F(CliTest, InvalidNumbersAreUsageErrors) {
         {"extract", "--char-threshold", "99999999999999999999999999", file},
         {"extract", "--n-top-candidates", "0", file},
         {"extract", "--char-threshold", " 5", file},
+        {"extract", "--model-fold", "5", file},
+        {"extract", "--model-fold", "-1", file},
     };
     for (const auto& args : cases) {
         const RunResult r = run(args);

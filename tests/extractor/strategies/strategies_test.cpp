@@ -120,6 +120,8 @@ TEST(Strategies, AutoShowsEachStrategyAndWhyItKeptOne) {
     }
     EXPECT_EQ(kept, 1);
     EXPECT_EQ(article.judge_features.size(), pith::extract::kJudgeFeatureCount);
+    EXPECT_TRUE(article.region_gain.has_value());  // the judge ran: no page type was forced
+    EXPECT_TRUE(article.cleaned_region_gain.has_value());
     for (const auto& outcome : article.strategies) {
         EXPECT_FALSE(outcome.chosen_root.empty());
         EXPECT_GT(outcome.text_length, 500U);

@@ -1,0 +1,136 @@
+#include "classify/page_type.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "page/declarations.hpp"
+#include "parse_or_fail.hpp"
+#include "pith/extract.hpp"
+
+namespace pith::extract {
+namespace {
+
+double feature(const PageTypeFeatures& f, std::string_view name) {
+    const auto names = page_type_feature_names();
+    const auto it = std::find(names.begin(), names.end(), name);
+    EXPECT_NE(it, names.end()) << name;
+    return it == names.end() ? -1.0 : f[static_cast<std::size_t>(it - names.begin())];
+}
+
+PageTypeFeatures features_of(std::string_view html, std::string_view url) {
+    const dom::Document doc = test::parse_or_fail(html);
+    return page_type_features(doc, read_declarations(doc), url);
+}
+
+std::string forum_thread() {
+    std::string posts;
+    for (int i = 1; i <= 11; ++i) {
+        posts += "<div class=\"post\"><div class=\"author\"><img class=\"avatar\" src=\"a.png\"><a href=\"/u/" +
+                 std::to_string(i) + "\">user" + std::to_string(i) + "</a></div><div class=\"message\"><p>Reply number " +
+                 std::to_string(i) +
+                 ": I tried the setting you mentioned and it worked for me on the second attempt, thanks.</p></div>"
+                 "<a class=\"reply\" href=\"#\">Reply</a></div>";
+    }
+    return "<html><head><title>Thread</title><link rel=\"canonical\" "
+           "href=\"https://example.org/forum/thread/123-settings-question\"></head><body><nav><a "
+           "href=\"/forum\">Forums</a></nav><main><h1>Settings question</h1>" +
+           posts + "</main><footer>Forum software</footer></body></html>";
+}
+
+std::string listing() {
+    std::string cards;
+    for (int i = 1; i <= 24; ++i) {
+        cards += "<article class=\"card\"><h3><a href=\"/posts/" + std::to_string(i) + "\">Item number " +
+                 std::to_string(i) + "</a></h3><p>A short description of item " + std::to_string(i) +
+                 ", long enough to read as a sentence of its own.</p></article>";
+    }
+    return "<html><head><title>All items</title></head><body><header><a href=\"/\">Site</a><nav><a "
+           "href=\"/a\">About</a></nav></header><main><h1>Latest posts</h1>" +
+           cards + "</main><footer>Copyright line</footer></body></html>";
+}
+
+TEST(PageTypeFeatures, TheUrlsPathAndHostWordsAreRead) {
+    const PageTypeFeatures f = features_of("<p>x</p>", "https://forum.example.org/forum/thread/123");
+    EXPECT_EQ(feature(f, "url_known"), 1.0);
+    EXPECT_EQ(feature(f, "url_forum"), 1.0);
+    EXPECT_EQ(feature(f, "host_forum"), 1.0);
+    EXPECT_EQ(feature(f, "url_product"), 0.0);
+    EXPECT_EQ(feature(f, "url_depth"), 3.0);
+    const PageTypeFeatures root = features_of("<p>x</p>", "https://example.org/");
+    EXPECT_EQ(feature(root, "url_root"), 1.0);
+    const PageTypeFeatures none = features_of("<p>x</p>", "");
+    EXPECT_EQ(feature(none, "url_known"), 0.0);
+}
+
+TEST(PageTypeFeatures, DeclaredTypesAreRead) {
+    const PageTypeFeatures f = features_of(
+        "<html><head><meta property=\"og:type\" content=\"product\"><script type=\"application/ld+json\">"
+        "{\"@context\": \"https://schema.org\", \"@type\": \"Product\", \"offers\": {\"@type\": \"Offer\"}}"
+        "</script></head><body><p>x</p></body></html>",
+        "");
+    EXPECT_GT(feature(f, "ld_product"), 0.0);
+    EXPECT_EQ(feature(f, "ld_article"), 0.0);
+    EXPECT_EQ(feature(f, "og_product"), 1.0);
+}
+
+TEST(PageTypeFeatures, RepeatedSiblingsAndClassWordsAreCounted) {
+    const PageTypeFeatures f = features_of(listing(), "");
+    EXPECT_NEAR(feature(f, "repeated_count"), std::log1p(24.0), 1e-9);
+    EXPECT_GT(feature(f, "repeated_share"), 0.8);
+    EXPECT_GT(feature(f, "class_card"), 0.0);
+    EXPECT_EQ(feature(f, "class_price"), 0.0);
+}
+
+TEST(PageType, ProbabilitiesSumToOneAndAForcedTypeIsKept) {
+    const PageTypeFeatures f = features_of(forum_thread(), "");
+    const PageTypeDiagnostics found = classify_page(f, std::nullopt);
+    EXPECT_NEAR(std::accumulate(found.probabilities.begin(), found.probabilities.end(), 0.0), 1.0, 1e-9);
+    EXPECT_FALSE(found.forced);
+    const PageTypeDiagnostics forced = classify_page(f, PageType::product);
+    EXPECT_EQ(forced.type, PageType::product);
+    EXPECT_TRUE(forced.forced);
+    EXPECT_EQ(forced.probabilities, found.probabilities);
+}
+
+TEST(PageType, AThreadIsAForumAndAutoKeepsEveryPost) {
+    const Article article = extract(forum_thread(), ExtractOptions{});
+    ASSERT_EQ(article.status, Status::ok);
+    ASSERT_TRUE(article.page_type.has_value());
+    EXPECT_EQ(*article.page_type, PageType::forum);
+    for (int i = 1; i <= 11; ++i) {
+        EXPECT_NE(article.text_content.find("Reply number " + std::to_string(i) + ":"), std::string::npos) << i;
+    }
+    EXPECT_EQ(article.text_content.find("Forum software"), std::string::npos);
+}
+
+TEST(PageType, AListingForcedAsSuchKeepsEveryCardWithItsTitle) {
+    ExtractOptions options;
+    options.page_type = PageType::listing;
+    const Article article = extract(listing(), options);
+    ASSERT_EQ(article.status, Status::ok);
+    EXPECT_EQ(article.page_type, PageType::listing);
+    ASSERT_TRUE(article.page_type_diagnostics.has_value());
+    EXPECT_TRUE(article.page_type_diagnostics->forced);
+    EXPECT_EQ(article.decision.rfind("region kept", 0), 0U) << article.decision;
+    for (int i = 1; i <= 24; ++i) {
+        EXPECT_NE(article.text_content.find("Item number " + std::to_string(i) + "A short description"),
+                  std::string::npos)
+            << i;
+    }
+    EXPECT_EQ(article.text_content.find("Copyright line"), std::string::npos);
+    EXPECT_EQ(article.text_content.find("About"), std::string::npos);
+}
+
+TEST(PageType, ARefusedPageHasNoType) {
+    ExtractOptions options;
+    options.budgets.max_input_bytes = 10;
+    const Article article = extract("<html><body><p>more than ten bytes</p></body></html>", options);
+    EXPECT_FALSE(article.page_type.has_value());
+}
+
+}  // namespace
+}  // namespace pith::extract
