@@ -210,3 +210,46 @@ def group_folds(groups, k=5):
     Deterministic: a group's fold is a hash of its name."""
     import hashlib
     return np.array([int(hashlib.sha256(str(gr).encode()).hexdigest(), 16) % k for gr in groups])
+
+
+def forest_table(models, feature_count, comment, bases=False):
+    """The C++ table of `models` (Boosters) that extractor/src/models/forest.hpp
+    evaluates: every model's trees in one node array, where each tree starts,
+    where each model's trees start; with `bases`, each model's base margin.
+    `comment` is the file's opening lines, without their "// "."""
+    all_nodes, all_starts, model_trees = [], [], [0]
+    for booster in models:
+        for tree in booster.flat_trees():
+            all_starts.append(len(all_nodes))
+            all_nodes.extend(tree)
+        model_trees.append(len(all_starts))
+    lines = [f"// {line}" for line in comment] + [
+        f"inline constexpr std::size_t kFeatureCount = {feature_count};",
+        f"inline constexpr std::size_t kModels = {len(models)};",
+        f"inline constexpr std::array<models::TreeNode, {len(all_nodes)}> kNodes{{{{",
+    ]
+    for feature, threshold, left, right, value in all_nodes:
+        lines.append(f"    {{{feature}, {left}, {right}, {threshold!r}, {value!r}}},")
+    lines.append("}};")
+    lines.append(f"inline constexpr std::array<std::uint32_t, {len(all_starts)}> kStarts{{")
+    for i in range(0, len(all_starts), 16):
+        lines.append("    " + ", ".join(str(s) for s in all_starts[i:i + 16]) + ",")
+    lines.append("};")
+    lines.append("inline constexpr std::array<std::uint32_t, kModels + 1> kModelTrees{"
+                 + ", ".join(str(t) for t in model_trees) + "};")
+    if bases:
+        lines.append("inline constexpr std::array<double, kModels> kBase{"
+                     + ", ".join(repr(m.base) for m in models) + "};")
+    return "\n".join(lines) + "\n"
+
+
+def write_or_check(path, text, write, check, repo):
+    """--write rewrites the committed model; --check exits 1 unless it is `text`."""
+    shown = path.relative_to(repo)
+    if write:
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {shown}")
+    if check:
+        same = path.read_text(encoding="utf-8") == text
+        print("the committed model is what this fit gives" if same else f"{shown} differs from this fit: run with --write")
+        raise SystemExit(0 if same else 1)

@@ -368,7 +368,6 @@ struct SignalWalker {
     SiblingGroup best_group;
     SiblingGroup second_group;
     SiblingGroup best_headed_group;  // the largest group whose members hold headings
-    std::size_t linked_headings_count = 0;
     std::size_t longest_paragraph_words = 0;
     std::size_t best_block_words = 0;  // the most words one element holds in its own <p> children
     std::size_t headed_section_count = 0;
