@@ -377,10 +377,26 @@ void remove_with_label(Node* node, std::string_view kind, double link_density, s
 
 // The label line that holds the article's last words, if one does.
 Node* last_label(Node* article) {
+    // Backwards in document order from the article's last node: the walk
+    // stops at the last words, where a forward walk read the whole article
+    // (and runs again after every label it removes).
     const Node* last_text = nullptr;
-    for (const Node* n = article; n != nullptr; n = dom::next_node(n, article)) {
+    const Node* n = article;
+    while (n->last_child != nullptr) {
+        n = n->last_child;
+    }
+    while (n != nullptr && n != article) {
         if (n->is_text() && !text::trim(n->data).empty()) {
             last_text = n;
+            break;
+        }
+        if (n->prev != nullptr) {
+            n = n->prev;
+            while (n->last_child != nullptr) {
+                n = n->last_child;
+            }
+        } else {
+            n = n->parent;
         }
     }
     for (Node* n = last_text != nullptr ? last_text->parent : nullptr; n != nullptr && n != article; n = n->parent) {
