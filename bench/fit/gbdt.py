@@ -228,8 +228,17 @@ def forest_table(models, feature_count, comment, bases=False):
         f"inline constexpr std::size_t kModels = {len(models)};",
         f"inline constexpr std::array<models::TreeNode, {len(all_nodes)}> kNodes{{{{",
     ]
+    # Nodes packed several to a line: the table is committed, and its size is
+    # mostly the numbers' digits.
+    row = ""
     for feature, threshold, left, right, value in all_nodes:
-        lines.append(f"    {{{feature}, {left}, {right}, {threshold!r}, {value!r}}},")
+        node = f"{{{feature},{left},{right},{threshold!r},{value!r}}},"
+        if len(row) + len(node) > 118:
+            lines.append(row)
+            row = ""
+        row += node
+    if row:
+        lines.append(row)
     lines.append("}};")
     lines.append(f"inline constexpr std::array<std::uint32_t, {len(all_starts)}> kStarts{{")
     for i in range(0, len(all_starts), 16):
