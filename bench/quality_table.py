@@ -57,10 +57,8 @@ def mean(values):
 
 def trafilatura_f1(pith, root, strategy, out_of_fold):
     """Snippet F1 on trafilatura-dev (its textContent, white space collapsed)."""
-    annotations = json.loads((root / "trafilatura-dev" / "annotations.json").read_text(encoding="utf-8"))
+    annotations, names, sites = wcxb.trafilatura_pages(root)
     folder = root / "trafilatura-dev" / "html"
-    names = [name for name in sorted(annotations) if (folder / name).is_file()]
-    sites = [annotations[n].get("url", n).split("::")[-1].split("-")[0] for n in names]
     folds = wcxb.group_folds(sites, wcxb.FOLDS) if out_of_fold else [None] * len(names)
     answers = {}
     for fold in sorted(set(folds), key=lambda f: -1 if f is None else f):
@@ -72,15 +70,10 @@ def trafilatura_f1(pith, root, strategy, out_of_fold):
             if line.strip():
                 answer = json.loads(line)
                 answers[Path(answer.get("file", "")).name] = answer
-    normal = lambda text: " ".join((text or "").split())  # noqa: E731
     tp = fn = fp = 0
     for name in names:
-        text = normal((answers.get(name) or {}).get("textContent"))
-        for snippet in annotations[name].get("with") or []:
-            found = normal(snippet) in text
-            tp, fn = tp + found, fn + (not found)
-        for snippet in annotations[name].get("without") or []:
-            fp += normal(snippet) in text
+        found, missed, stray = wcxb.snippets_found((answers.get(name) or {}).get("textContent"), annotations[name])
+        tp, fn, fp = tp + found, fn + missed, fp + stray
     precision, recall = tp / max(tp + fp, 1), tp / max(tp + fn, 1)
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 

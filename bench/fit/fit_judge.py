@@ -59,9 +59,9 @@ def trafilatura_examples(pith, root):
     """trafilatura-dev's pages as examples: a candidate's score is the share of
     the page's snippets it gets right (a `with` found, a `without` not found),
     as trafilatura's evaluation reads them."""
-    annotations = json.loads((root / "trafilatura-dev" / "annotations.json").read_text(encoding="utf-8"))
+    annotations, names, sites = wcxb.trafilatura_pages(root)
     folder = root / "trafilatura-dev" / "html"
-    files = [str(folder / name) for name in sorted(annotations) if (folder / name).is_file()]
+    files = [str(folder / name) for name in names]
     answers = {}
     for forced in FORCED:
         out = subprocess.run([pith, "extract", "--format", "json", "--diagnostics", "--with", "text", "--jobs", "2",
@@ -70,20 +70,15 @@ def trafilatura_examples(pith, root):
             if line.strip():
                 answer = json.loads(line)
                 answers.setdefault(Path(answer.get("file", "")).name, {})[forced] = answer
-    normal = lambda text: " ".join((text or "").split())  # noqa: E731
     rows = []
-    for name in sorted(answers):
+    for name, site in zip(names, sites):
         note = annotations[name]
         judge = ((answers[name]["article"].get("diagnostics") or {}).get("auto") or {}).get("judge")
         snippets = len(note.get("with") or []) + len(note.get("without") or [])
         scores = []
         for forced in FORCED:
-            text = normal(answers[name][forced].get("text"))
-            right = sum(normal(s) in text for s in note.get("with") or []) + \
-                sum(normal(s) not in text for s in note.get("without") or [])
-            scores.append(right / max(snippets, 1))
-        # the site, from the annotation's url ("kind::host-slug"), for the folds
-        site = note.get("url", name).split("::")[-1].split("-")[0]
+            found, _, stray = wcxb.snippets_found(answers[name][forced].get("text"), note)
+            scores.append((found + len(note.get("without") or []) - stray) / max(snippets, 1))
         rows.append((name, "trafilatura", site, (judge or {}).get("features"), tuple(scores)))
     return rows
 

@@ -82,3 +82,23 @@ def run_pith(pith, root, pages, fold_of, extra=(), out_of_fold=True, jobs=2):
                     answer = json.loads(line)
                     answers[Path(answer.get("file", "")).stem] = answer
     return answers
+
+
+def trafilatura_pages(root):
+    """trafilatura-dev: its annotations, the names of the pages present, and
+    each page's site (from the annotation's url, "kind::host-slug") for folds."""
+    annotations = json.loads((root / "trafilatura-dev" / "annotations.json").read_text(encoding="utf-8"))
+    folder = root / "trafilatura-dev" / "html"
+    names = [name for name in sorted(annotations) if (folder / name).is_file()]
+    sites = [annotations[n].get("url", n).split("::")[-1].split("-")[0] for n in names]
+    return annotations, names, sites
+
+
+def snippets_found(text, note):
+    """(with snippets found, with snippets missed, without snippets found) in
+    `text`, white space collapsed as trafilatura's evaluation does."""
+    collapse = lambda s: " ".join((s or "").split())  # noqa: E731
+    text = collapse(text)
+    with_ = [collapse(s) in text for s in note.get("with") or []]
+    without = [collapse(s) in text for s in note.get("without") or []]
+    return sum(with_), len(with_) - sum(with_), sum(without)

@@ -9,6 +9,7 @@
 
 #include "dom/walk.hpp"
 #include "models/forest.hpp"
+#include "page/predicates.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -304,10 +305,6 @@ bool is_chrome(const Node* node) noexcept {
     return node->is(Tag::header) || node->is(Tag::footer) || node->is(Tag::nav) || node->is(Tag::aside);
 }
 
-bool is_heading_tag(Tag tag) noexcept {
-    return tag == Tag::h1 || tag == Tag::h2 || tag == Tag::h3 || tag == Tag::h4 || tag == Tag::h5 || tag == Tag::h6;
-}
-
 // Children of one element that look alike: the same tag and first class.
 struct SiblingGroup {
     Tag tag = Tag::other;
@@ -507,7 +504,7 @@ struct SignalWalker {
             longest_paragraph_words = std::max(longest_paragraph_words, done.words);
         }
         best_block_words = std::max(best_block_words, done.paragraph_child_words);
-        const bool heading = is_heading_tag(node->tag) && node->ns == dom::Namespace::html;
+        const bool heading = is_heading(node) && node->ns == dom::Namespace::html;
         if (heading) {
             ++heading_count;
             const bool linked = done.holds_link || (node->parent != nullptr && node->parent->is(Tag::a));
@@ -590,7 +587,7 @@ PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarat
 
     f[log_words] = std::log1p(static_cast<double>(walker.words));
     f[log_elements] = std::log1p(static_cast<double>(walker.elements));
-    f[link_density] = ratio(walker.link_words, walker.words);
+    f[Feature::link_density] = ratio(walker.link_words, walker.words);
     f[p_share] = ratio(walker.paragraph_words, walker.words);
     f[long_paragraphs] = std::log1p(static_cast<double>(walker.long_paragraphs));
     f[paragraph_words] = ratio(walker.paragraph_words, walker.paragraphs);
@@ -641,10 +638,7 @@ static_assert(kFeatureCount == kPageTypeFeatureCount, "page_type_model.inc was f
 
 models::Forest page_type_forest(int fold) noexcept {
     using namespace page_type_model;
-    const std::size_t m = fold >= 0 && static_cast<std::size_t>(fold) + 1 < kModels ? static_cast<std::size_t>(fold) + 1
-                                                                                   : 0;
-    const std::span<const std::uint32_t> starts(kStarts.data() + kModelTrees[m], kModelTrees[m + 1] - kModelTrees[m]);
-    return models::Forest{std::span<const models::TreeNode>(kNodes.data(), kNodes.size()), starts, kPageTypeCount, 0.0};
+    return models::model_of(kNodes, kStarts, kModelTrees, models::model_for_fold(fold, kModels), kPageTypeCount, 0.0);
 }
 
 }  // namespace

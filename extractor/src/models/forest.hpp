@@ -33,6 +33,24 @@ struct Forest {
     double base = 0.0;        // the margin before the first tree
 };
 
+// A *_model.inc table holds several models: every model's trees in one node
+// array, `starts` where each tree begins, and model_trees[m] where model m's
+// trees begin in `starts`. Models come as the one fitted on every page, then
+// one fitted without each fold of domains.
+
+// The model to use among `count` such: -1 (or a fold the table does not
+// have) the one fitted on every page, else the one fitted without `fold`.
+[[nodiscard]] inline std::size_t model_for_fold(int fold, std::size_t count) noexcept {
+    return fold >= 0 && static_cast<std::size_t>(fold) + 1 < count ? static_cast<std::size_t>(fold) + 1 : 0;
+}
+
+// Model `m` of a table.
+[[nodiscard]] inline Forest model_of(std::span<const TreeNode> nodes, std::span<const std::uint32_t> starts,
+                                     std::span<const std::uint32_t> model_trees, std::size_t m, std::size_t classes,
+                                     double base) noexcept {
+    return Forest{nodes, starts.subspan(model_trees[m], model_trees[m + 1] - model_trees[m]), classes, base};
+}
+
 // The leaf value of the tree whose nodes begin at `tree`.
 [[nodiscard]] inline double tree_value(const TreeNode* tree, std::span<const double> features) noexcept {
     std::int16_t n = 0;

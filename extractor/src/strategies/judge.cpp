@@ -43,13 +43,8 @@ double capped_ratio(std::size_t part, std::size_t whole) noexcept {
 double predicted_gain(std::size_t target, const JudgeFeatures& features, int fold) noexcept {
     using namespace judge_model;
     const std::size_t per_target = kModels / 2;
-    const std::size_t m = target * per_target + (fold >= 0 && static_cast<std::size_t>(fold) + 1 < per_target
-                                                     ? static_cast<std::size_t>(fold) + 1
-                                                     : 0);
-    const models::Forest forest{std::span<const models::TreeNode>(kNodes.data(), kNodes.size()),
-                                std::span<const std::uint32_t>(kStarts.data() + kModelTrees[m],
-                                                               kModelTrees[m + 1] - kModelTrees[m]),
-                                1, kBase[m]};
+    const std::size_t m = target * per_target + models::model_for_fold(fold, per_target);
+    const models::Forest forest = models::model_of(kNodes, kStarts, kModelTrees, m, 1, kBase[m]);
     return models::margin(forest, features);
 }
 
