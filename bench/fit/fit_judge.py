@@ -2,15 +2,16 @@
 """fit_judge.py: fits auto's judge (issue 24) on wcxb-dev.
 
 auto has three candidates on every page (extractor/src/strategies/judge.hpp):
-the article readability and fitness agree on, the page's main region whole,
-and the region without its boilerplate. Two regressions (boosted trees,
+the article readability and fitness agree on, the page's main region pruned
+by the block model (fit_blocks.py), and the region without its boilerplate.
+Two regressions (boosted trees,
 gbdt.py) read what the candidates look like and the page type's probabilities
 (judge_feature_names()), and each predicts how much higher the word F1 of one
 region is than the article's; auto returns the candidate predicted best.
 
 The examples come from pith itself: each page is extracted three times, with
 the candidate forced by the page type (`--page-type article`, `listing` for
-the whole region, `product` for the cleaned one), each fold of wcxb-dev's
+the pruned region, `product` for the cleaned one), each fold of wcxb-dev's
 domains with the page-type model fitted without it, so the probabilities the
 judge learns from are out of fold too. trafilatura-dev's pages add examples
 whose score is the share of their snippets a candidate gets right; they keep
@@ -18,7 +19,7 @@ the judge from taking sidebars and comments with an article. Everything is
 fitted in five folds grouped by domain; the figures printed are out of fold.
 
 Twelve models are written to extractor/src/strategies/judge_model.inc: for the
-whole region, then for the cleaned one, the model fitted on every page, which
+pruned region, then for the cleaned one, the model fitted on every page, which
 pith uses, and the five fold models.
 
 usage: /usr/bin/python3 bench/fit/fit_judge.py [--pith build/pith] [--write | --check] [--min-f1 F]
@@ -61,15 +62,20 @@ def trafilatura_examples(pith, root):
     as trafilatura's evaluation reads them."""
     annotations, names, sites = wcxb.trafilatura_pages(root)
     folder = root / "trafilatura-dev" / "html"
-    files = [str(folder / name) for name in names]
+    site_folds = wcxb.group_folds(sites, wcxb.FOLDS)
     answers = {}
-    for forced in FORCED:
-        out = subprocess.run([pith, "extract", "--format", "json", "--diagnostics", "--with", "text", "--jobs", "2",
-                              "--page-type", forced] + files, capture_output=True, check=False).stdout
-        for line in out.decode("utf-8", "replace").split("\n"):
-            if line.strip():
-                answer = json.loads(line)
-                answers.setdefault(Path(answer.get("file", "")).name, {})[forced] = answer
+    # Each fold of sites with the models fitted without it: the block model
+    # learns from trafilatura-dev's snippets too.
+    for fold in range(wcxb.FOLDS):
+        files = [str(folder / name) for name, f in zip(names, site_folds) if f == fold]
+        for forced in FORCED:
+            out = subprocess.run([pith, "extract", "--format", "json", "--diagnostics", "--with", "text", "--jobs",
+                                  "2", "--page-type", forced, "--model-fold", str(fold)] + files,
+                                 capture_output=True, check=False).stdout
+            for line in out.decode("utf-8", "replace").split("\n"):
+                if line.strip():
+                    answer = json.loads(line)
+                    answers.setdefault(Path(answer.get("file", "")).name, {})[forced] = answer
     rows = []
     for name, site in zip(names, sites):
         note = annotations[name]
@@ -83,12 +89,13 @@ def trafilatura_examples(pith, root):
     return rows
 
 
-MARGIN = 0.1  # the gain a region must be predicted (auto.cpp's kMargin)
+MARGIN = 0.06  # auto.cpp's kMargin: a region must be predicted this much better, times 1 + p_article
 
 
-def choose(gains, margin=MARGIN):
+def choose(gains, p_article, margin=MARGIN):
     """The candidate each row's predicted gains pick: 0 article, 1 region, 2 cleaned."""
-    return np.where(np.maximum(gains[:, 0], gains[:, 1]) <= margin, 0, np.where(gains[:, 0] >= gains[:, 1], 1, 2))
+    needed = margin * (1.0 + p_article)
+    return np.where(np.maximum(gains[:, 0], gains[:, 1]) <= needed, 0, np.where(gains[:, 0] >= gains[:, 1], 1, 2))
 
 
 def main():
@@ -113,7 +120,8 @@ def main():
              "article_length", "region_length", "cleaned_length", "article_to_region", "cleaned_to_region",
              "article_in_region", "article_in_cleaned", "article_links", "region_links", "cleaned_links",
              "article_blocks_to_region", "cleaned_blocks_to_region", "readability_in_fitness",
-             "fitness_in_readability", "fitness_kept", "region_is_main"]
+             "fitness_in_readability", "fitness_kept", "region_is_main", "whole_to_region", "repeated_share",
+             "prose_share"]
     assert sorted(order) == names, f"the judge's features changed: {names}"
     X = np.array([[r[3][n] for n in order] for r in judged])
     scores = np.array([r[4] for r in judged])
@@ -132,8 +140,8 @@ def main():
             booster = Booster(**PARAMS).fit(X[train], gain[train])
             models[target].append(booster)
             out_of_fold[~train, target] = booster.predict(X[~train])
-    picked = {r[0]: r[4][c] for r, c in zip(judged, choose(out_of_fold))}
-    picked_in = {r[0]: r[4][c] for r, c in zip(judged, choose(in_sample))}
+    picked = {r[0]: r[4][c] for r, c in zip(judged, choose(out_of_fold, X[:, 0]))}
+    picked_in = {r[0]: r[4][c] for r, c in zip(judged, choose(in_sample, X[:, 0]))}
     mean = lambda values: float(np.mean(values)) if len(values) else 0.0  # noqa: E731
     print(f"wcxb-dev: {len(rows)} pages, trafilatura-dev: {len(traf)}; the candidates' scores (word F1; "
           "trafilatura-dev: snippets right) and the judge's choice:")
@@ -144,9 +152,9 @@ def main():
                                                    for c, w in ((0, 9), (1, 8), (2, 9)))
               + f"{mean([max(r[4]) for r in sel]):>7.3f}{mean([picked.get(r[0], r[4][0]) for r in sel]):>8.3f}"
               + f"{mean([picked_in.get(r[0], r[4][0]) for r in sel]):>11.3f}")
-    for margin in (0.0, 0.02, 0.04, 0.06, 0.1):
-        pk = {r[0]: r[4][c] for r, c in zip(judged, choose(out_of_fold, margin))}
-        print(f"margin {margin}: wcxb {mean([pk.get(r[0], r[4][0]) for r in rows]):.3f} trafilatura "
+    for margin in (0.0, 0.03, 0.06, 0.1):
+        pk = {r[0]: r[4][c] for r, c in zip(judged, choose(out_of_fold, X[:, 0], margin))}
+        print(f"margin {margin} x (1 + p_article): wcxb {mean([pk.get(r[0], r[4][0]) for r in rows]):.3f} trafilatura "
               f"{mean([pk[r[0]] for r in traf if r[0] in pk]):.3f} " + " ".join(
                   f"{k[:4]} {mean([pk.get(r[0], r[4][0]) for r in rows if r[1] == k]):.3f}" for k in wcxb.TYPES))
     overall = mean([picked.get(r[0], r[4][0]) for r in rows])
@@ -156,7 +164,7 @@ def main():
     text = forest_table(models[0] + models[1], len(order), [
         "Generated by bench/fit/fit_judge.py --write; do not edit by hand.",
         "auto's judge: boosted trees (regression) over the judge's features, the",
-        "gain in word F1 over the article of the whole region, then of the cleaned",
+        "gain in word F1 over the article of the pruned region, then of the cleaned",
         f"one; fitted in folds grouped by domain. Out of fold: word F1 {overall:.3f} on {len(rows)} wcxb-dev pages.",
         "For each: the model fitted on every page (used by pith), then without each fold."], bases=True)
     write_or_check(MODEL_FILE, text, args.write, args.check, REPO)

@@ -91,7 +91,7 @@ struct StrategyOutcome {
 // The signals the confidence model reads, in the order of its weights
 // (confidence/confidence_model.inc, fitted by bench/fit/fit_confidence.py). The last
 // five are auto's: 0 for the other strategies.
-inline constexpr std::size_t kJudgeFeatureCount = 23;
+inline constexpr std::size_t kJudgeFeatureCount = 26;
 [[nodiscard]] std::span<const std::string_view, kJudgeFeatureCount> judge_feature_names() noexcept;
 
 inline constexpr std::size_t kConfidenceFeatureCount = 14;
@@ -169,8 +169,8 @@ struct Article {
     double readability_in_fitness = 0.0;
     double fitness_in_readability = 0.0;
     // auto only: what its judge read of its three candidates (the article
-    // readability and fitness found, the page's main region whole and the
-    // region without its boilerplate), by judge_feature_names(), and the gain
+    // readability and fitness found, the page's main region pruned by the
+    // block model and the region without its boilerplate), by judge_feature_names(), and the gain
     // in word F1 over the article it predicted for each region; empty when
     // the region was not a candidate.
     std::vector<double> judge_features;

@@ -13,10 +13,12 @@
 // article with more prose when they did not, scored 0.923.
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "classify/blocks.hpp"
 #include "strategies/boilerplate.hpp"
 #include "strategies/judge.hpp"
 #include "strategies/run.hpp"
@@ -56,9 +58,14 @@ bool is_block(const dom::Node* n) noexcept {
            n->is(Tag::dt) || n->is(Tag::dd) || n->is(Tag::blockquote);
 }
 
-ArticleProfile profile_of(const dom::Node* article) {
+// The profile of `article`, leaving out `skipped` (sorted) and what is under them.
+ArticleProfile profile_of(const dom::Node* article, std::span<dom::Node* const> skipped = {}) {
     ArticleProfile profile;
-    for (const dom::Node* n = article; n != nullptr; n = dom::next_node(n, article)) {
+    for (const dom::Node* n = article; n != nullptr;) {
+        if (!skipped.empty() && std::binary_search(skipped.begin(), skipped.end(), n)) {
+            n = dom::next_node(n, article, true);
+            continue;
+        }
         if (n->is_text() && !text::trim(n->data).empty()) {
             profile.texts.emplace_back(n->data.data(), n->data.size());
             profile.text_bytes += n->data.size();
@@ -66,6 +73,7 @@ ArticleProfile profile_of(const dom::Node* article) {
         } else if (n->is_element() && is_block(n)) {
             ++profile.blocks;
         }
+        n = dom::next_node(n, article);
     }
     std::sort(profile.texts.begin(), profile.texts.end());
     return profile;
@@ -112,12 +120,13 @@ std::optional<ArticleProfile> clean_and_profile(StrategyRun& run, std::vector<Re
     return profile_of(attempt.content);
 }
 
-// The kinds of page whose main content is the page's whole main region, not
-// one container of prose: auto keeps region.cpp's article there when the
-// page type is forced, or no judge has been fitted. On wcxb-dev's pages of each kind (word F1, prototype): listing
-// 0.47 -> 0.72, collection 0.53 -> 0.61, service 0.77 -> 0.81, documentation
-// 0.89 -> 0.92, forum 0.69 -> 0.70; product pages lost (0.61 -> 0.56) and
-// articles lost most (0.93 -> 0.88).
+// The kinds of page whose main content is the page's main region, not one
+// container of prose: auto keeps the pruned region there when the page type
+// is forced, or no judge has been fitted. On wcxb-dev's pages of each kind,
+// out of fold (word F1, bench/fit/fit_judge.py's table, article -> pruned
+// region): listing 0.47 -> 0.72, collection 0.53 -> 0.62, service 0.77 ->
+// 0.81, documentation 0.89 -> 0.92, forum 0.69 -> 0.78; product pages gain
+// less (0.61 -> 0.63, 0.62 cleaned), articles nothing (0.93).
 bool keeps_region(PageType type) noexcept {
     switch (type) {
     case PageType::listing:
@@ -212,9 +221,17 @@ CandidateShape shape_of(const ArticleProfile& profile) noexcept {
 
 enum class Candidate { article, region, cleaned };
 
+// What the judge reads of the region besides its candidates' profiles.
+struct RegionFacts {
+    bool is_main = false;          // the region is the page's <main>, not its body
+    std::size_t whole_bytes = 0;   // its text before pruning
+    double repeated_share = 0.0;   // PrunePlan's (classify/blocks.hpp)
+    double prose_share = 0.0;
+};
+
 // The candidate auto returns when the page type was forced or no judge was
-// fitted: the region where the type's content is the whole region, the cleaned
-// region for a product, else the article.
+// fitted: the pruned region where the type's content is the main region, the
+// cleaned region for a product, else the article.
 Candidate by_page_type(PageType type) noexcept {
     return keeps_region(type) ? Candidate::region : type == PageType::product ? Candidate::cleaned : Candidate::article;
 }
@@ -224,7 +241,7 @@ Candidate by_page_type(PageType type) noexcept {
 // too short to be an answer.
 Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice,
                            const std::optional<ArticleProfile>& region, const std::optional<ArticleProfile>& cleaned,
-                           bool region_is_main, Article& article) {
+                           const RegionFacts& facts, Article& article) {
     JudgeInput in;
     in.page_type_probabilities = input.page_type_probabilities;
     const ArticleProfile none;
@@ -241,21 +258,31 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice,
     }
     in.readability_in_fitness = article.readability_in_fitness;
     in.fitness_in_readability = article.fitness_in_readability;
-    in.region_is_main = region_is_main;
+    in.region_is_main = facts.is_main;
+    in.whole_region_bytes = facts.whole_bytes;
+    in.repeated_share = facts.repeated_share;
+    in.prose_share = facts.prose_share;
     const JudgeFeatures features = judge_features(in);
     article.judge_features.assign(features.begin(), features.end());
     if (!region) {
         article.decision += "; the main region was too short to be the answer";
         return Candidate::article;
     }
+    // Pruning can leave nothing of a region with text; the cleaned region
+    // then stands in for it.
+    const Candidate region_or_cleaned =
+        region->text_bytes > 0 || !cleaned || cleaned->text_bytes == 0 ? Candidate::region : Candidate::cleaned;
     if (!choice.profile) {
-        article.decision = "region kept: neither strategy found an article";
-        return Candidate::region;
+        article.decision = region_or_cleaned == Candidate::region
+                               ? "region kept: neither strategy found an article"
+                               : "cleaned region kept: neither strategy found an article, pruning left nothing";
+        return region_or_cleaned;
     }
     const std::string type(page_type_name(input.page_type));
     const std::optional<JudgeVerdict> verdict = input.page_type_forced ? std::nullopt : judge(features, input.model_fold);
     if (!verdict) {
-        const Candidate pick = by_page_type(input.page_type);
+        const Candidate pick = by_page_type(input.page_type) == Candidate::region ? region_or_cleaned
+                                                                                  : by_page_type(input.page_type);
         article.decision = pick == Candidate::region    ? "region kept: a " + type + " page's content is its main region"
                            : pick == Candidate::cleaned ? "cleaned region kept: a " + type + " page's content is "
                                                           "its main region without boilerplate"
@@ -268,29 +295,40 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice,
     const std::string predicted = "the judge predicts " + points(verdict->region_gain) + " points of word F1 for the "
                                   "region, " + points(verdict->cleaned_gain) + " for the cleaned region";
     // A region must be predicted clearly better: where the judge is unsure,
-    // the article is what readers of most pages want (on trafilatura-dev's
-    // articles, out of fold, a margin of 0 cost 0.6 points of snippets right
-    // and 0.10 cost nothing, for the same word F1 on wcxb-dev).
-    constexpr double kMargin = 0.1;
-    if (verdict->region_gain <= kMargin && verdict->cleaned_gain <= kMargin) {
+    // the article is what readers of most pages want, and more so the more
+    // the page looks like an article. Out of fold (bench/fit/fit_judge.py and
+    // bench/quality_table.py), 0.06 x (1 + p_article) kept trafilatura-dev's
+    // snippet F1 where a flat 0.1 had it (0.942) for 0.2 points more word F1
+    // on wcxb-dev; margins shrinking to nothing on pages unlike articles won
+    // half a point more there and lost trafilatura-dev and Mozilla's pages.
+    constexpr double kMargin = 0.06;
+    const double p_article = input.page_type_probabilities[static_cast<std::size_t>(PageType::article)];
+    if (const double needed = kMargin * (1.0 + p_article);
+        verdict->region_gain <= needed && verdict->cleaned_gain <= needed) {
         article.decision += "; " + predicted;
         return Candidate::article;
     }
-    const Candidate pick = verdict->region_gain >= verdict->cleaned_gain ? Candidate::region : Candidate::cleaned;
+    const Candidate pick = verdict->region_gain >= verdict->cleaned_gain ? region_or_cleaned : Candidate::cleaned;
     article.decision = (pick == Candidate::region ? "region kept: " : "cleaned region kept: ") + predicted;
     return pick;
 }
 
-// The region's pass, one attempt (it has no heuristics to drop), with the
-// boilerplate removed from its article when `clean`.
+enum class RegionForm { whole, pruned, cleaned };
+
+// The region's pass, one attempt (it has no heuristics to drop): whole, pruned
+// of the blocks the block model reads as furniture, or with the boilerplate
+// removed as from an article.
 StrategyRun build_region(const dom::Document& prepared, const ExtractOptions& options, const PassInput& input,
-                         PassState& state, std::vector<PassDiagnostics>& passes, bool clean,
-                         std::vector<RemovedBlock>& removed) {
+                         PassState& state, std::vector<PassDiagnostics>& passes, RegionForm form) {
     PassInput whole = input;
     whole.flags = PassFlags::none;
     StrategyRun run = run_staged(Strategy::region, prepared, options, whole, state, passes);
-    if (run.chosen && clean) {
-        removed = remove_boilerplate(run.chosen->content);
+    if (run.chosen && form != RegionForm::whole) {
+        if (form == RegionForm::pruned) {
+            prune_blocks(run.chosen->content, input.page_type_probabilities, input.model_fold);
+        } else {
+            remove_boilerplate(run.chosen->content);
+        }
         run.chosen->text_length = dom::inner_text_length(run.chosen->content);
     }
     return run;
@@ -301,12 +339,13 @@ struct RegionCandidate {
     StrategyOutcome outcome;
     std::optional<ArticleProfile> profile;  // none when it found nothing
     std::size_t pass_index = 0;
-    bool is_main = false;  // the region is the page's <main>, not its body
+    RegionFacts facts;
     std::vector<RemovedBlock> removed;
 };
 
-// The region whole and cleaned, measured on one copy (the cleaning only
-// removes), and that copy let go: a profile views the prepared document's
+// The region pruned and cleaned, measured on one copy (the pruned region's
+// profile leaves out what pruning would remove, without removing it; the
+// cleaning then removes its own), and that copy let go: a profile views the prepared document's
 // text, which every copy shares, so it outlives the copy. Only the article's
 // copies, and then one rebuilt region if a region wins, are ever alive at
 // once, as cost.hpp's estimate counts them.
@@ -315,8 +354,7 @@ std::optional<std::pair<RegionCandidate, RegionCandidate>> measure_regions(const
                                                                            const PassInput& input, PassState& state,
                                                                            Article& article, StrategyRun& stopped) {
     RegionCandidate whole;
-    std::vector<RemovedBlock> none;
-    StrategyRun run = build_region(prepared, options, input, state, article.passes, false, none);
+    StrategyRun run = build_region(prepared, options, input, state, article.passes, RegionForm::whole);
     if (run.stopped) {
         stopped = std::move(run);
         return std::nullopt;
@@ -326,10 +364,15 @@ std::optional<std::pair<RegionCandidate, RegionCandidate>> measure_regions(const
     if (run.chosen) {
         whole.pass_index = run.chosen->pass_index;
         const std::string_view root = article.passes[whole.pass_index].chosen_root;
-        whole.is_main = !root.substr(std::min(root.rfind('>') + 1, root.size())).starts_with("body");
-        whole.profile = profile_of(run.chosen->content);
+        whole.facts.is_main = !root.substr(std::min(root.rfind('>') + 1, root.size())).starts_with("body");
+        PrunePlan plan = furniture_blocks(run.chosen->content, input.page_type_probabilities, input.model_fold);
+        std::sort(plan.remove.begin(), plan.remove.end());
+        whole.profile = profile_of(run.chosen->content, plan.remove);
+        whole.facts.whole_bytes = profile_of(run.chosen->content).text_bytes;
+        whole.facts.repeated_share = plan.repeated_share;
+        whole.facts.prose_share = plan.prose_share;
         cleaned.pass_index = whole.pass_index;
-        cleaned.is_main = whole.is_main;
+        cleaned.facts = whole.facts;
         cleaned.removed = remove_boilerplate(run.chosen->content);
         cleaned.outcome.text_length = dom::inner_text_length(run.chosen->content);
         cleaned.profile = profile_of(run.chosen->content);
@@ -363,7 +406,7 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
     const bool answers = region.outcome.status == Status::ok;
     const std::optional<ArticleProfile> whole = answers ? region.profile : std::nullopt;
     const std::optional<ArticleProfile> clean = answers ? cleaned.profile : std::nullopt;
-    const Candidate pick = choose_candidate(input, choice, whole, clean, region.is_main, article);
+    const Candidate pick = choose_candidate(input, choice, whole, clean, region.facts, article);
     RegionCandidate& picked = pick == Candidate::cleaned ? cleaned : region;
     if (pick != Candidate::article) {
         for (StrategyOutcome& other : article.strategies) {
@@ -382,8 +425,8 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
     // once the article's copies are gone.
     choice.run = StrategyRun{};
     std::vector<PassDiagnostics> again;
-    std::vector<RemovedBlock> removed;
-    StrategyRun rebuilt = build_region(prepared, options, input, state, again, pick == Candidate::cleaned, removed);
+    StrategyRun rebuilt = build_region(prepared, options, input, state, again,
+                                       pick == Candidate::cleaned ? RegionForm::cleaned : RegionForm::pruned);
     if (rebuilt.chosen) {
         rebuilt.chosen->pass_index = picked.pass_index;
         remove_invisible_characters(rebuilt.chosen->doc, rebuilt.chosen->content);

@@ -158,21 +158,21 @@ bool is_widget_class(std::string_view classes) noexcept {
     return false;
 }
 
-bool names_boilerplate(const Node* element) {
-    if (!element->has_attr("class") && !element->has_attr("id")) {
-        return false;
-    }
-    if (is_widget_class(class_name(element))) {
-        return true;
-    }
-    const std::string names = naming_words(element);
-    for (std::string_view stem : kBoilerplateStems) {
-        if (names.find(stem) != std::string::npos) {
-            return true;
-        }
-    }
-    return has_word_from(names, kBoilerplateWords);
-}
+
+// Whole words of class and id that name a page's chrome, which no kind of
+// page counts as its content.
+constexpr std::string_view kChromeWords[] = {
+    "ad", "ads", "advert", "advertisement", "breadcrumb", "breadcrumbs", "consent", "cookie", "cookies", "facet",
+    "facets", "filter", "filters", "gdpr", "modal", "newsletter", "pager", "pagination", "popup", "share",
+    "sharing", "sidebar", "social", "sponsor", "sponsored", "subscribe", "toolbar",
+};
+constexpr std::string_view kChromeStems[] = {"breadcrumb", "cookie", "newsletter", "pagination", "sidebar", "social"};
+
+// Whole words of class and id that name what holds a page's content.
+constexpr std::string_view kContentWords[] = {
+    "answer", "article", "body", "content", "description", "detail", "details", "entry", "main", "message",
+    "post", "question", "review", "story", "summary", "text", "thread",
+};
 
 // A short line that announces what follows rather than saying something:
 // "Related articles:", or a paragraph that is one bold phrase.
@@ -399,11 +399,11 @@ Node* last_label(Node* article) {
             n = n->parent;
         }
     }
-    for (Node* n = last_text != nullptr ? last_text->parent : nullptr; n != nullptr && n != article; n = n->parent) {
-        if (is_label_line(n)) {
-            return n;
+    for (Node* up = last_text != nullptr ? last_text->parent : nullptr; up != nullptr && up != article; up = up->parent) {
+        if (is_label_line(up)) {
+            return up;
         }
-        if (n->is(Tag::div) && n->element_child_count() > 1) {
+        if (up->is(Tag::div) && up->element_child_count() > 1) {
             break;
         }
     }
@@ -591,6 +591,39 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article, bool links) {
         dom::detach(label);
     }
     return removed;
+}
+
+namespace {
+
+bool has_stem_from(std::string_view names, std::span<const std::string_view> stems) noexcept {
+    return std::any_of(stems.begin(), stems.end(),
+                       [&](std::string_view stem) { return names.find(stem) != std::string_view::npos; });
+}
+
+}  // namespace
+
+bool names_boilerplate(const Node* element) {
+    if (!element->has_attr("class") && !element->has_attr("id")) {
+        return false;
+    }
+    if (is_widget_class(class_name(element))) {
+        return true;
+    }
+    const std::string names = naming_words(element);
+    return has_stem_from(names, kBoilerplateStems) || has_word_from(names, kBoilerplateWords);
+}
+
+ElementNames element_names(const Node* element) {
+    ElementNames out;
+    if (!element->has_attr("class") && !element->has_attr("id")) {
+        return out;
+    }
+    const std::string names = naming_words(element);
+    out.boilerplate = is_widget_class(class_name(element)) || has_stem_from(names, kBoilerplateStems) ||
+                      has_word_from(names, kBoilerplateWords);
+    out.chrome = has_stem_from(names, kChromeStems) || has_word_from(names, kChromeWords);
+    out.content = has_word_from(names, kContentWords);
+    return out;
 }
 
 }  // namespace pith::extract

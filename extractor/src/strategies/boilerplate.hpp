@@ -31,6 +31,20 @@ enum class BoilerplateKind : std::uint8_t {
 // removed, in the order it did.
 std::vector<RemovedBlock> remove_boilerplate(dom::Node* article, bool links = true);
 
+// Whether the element's class or id names boilerplate (share, related,
+// newsletter, byline, comments...), as remove_boilerplate reads them.
+[[nodiscard]] bool names_boilerplate(const dom::Node* element);
+// What the element's class and id name, read once: boilerplate (as
+// names_boilerplate), a page's chrome (pagination, filters, cookie banners,
+// share bars, sidebars, ads), or what holds content (content, post, entry,
+// description...).
+struct ElementNames {
+    bool boilerplate = false;
+    bool chrome = false;
+    bool content = false;
+};
+[[nodiscard]] ElementNames element_names(const dom::Node* element);
+
 // Removes the characters that only guide line breaking from the article's
 // text: soft hyphens (U+00AD), zero-width spaces (U+200B), word joiners
 // (U+2060) and zero-width no-break spaces (U+FEFF). A page that hyphenates

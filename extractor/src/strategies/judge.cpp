@@ -16,7 +16,7 @@ enum Feature : std::size_t {
     article_length, region_length, cleaned_length, article_to_region, cleaned_to_region, article_in_region,
     article_in_cleaned, article_links, region_links, cleaned_links, article_blocks_to_region,
     cleaned_blocks_to_region, readability_in_fitness, fitness_in_readability, fitness_kept, region_is_main,
-    feature_end,
+    whole_to_region, repeated_share, prose_share, feature_end,
 };
 static_assert(feature_end == kJudgeFeatureCount, "kJudgeFeatureCount is the judge's features' number");
 
@@ -25,7 +25,7 @@ constexpr std::array<std::string_view, kJudgeFeatureCount> kNames{
     "article_length", "region_length", "cleaned_length", "article_to_region", "cleaned_to_region",
     "article_in_region", "article_in_cleaned", "article_links", "region_links", "cleaned_links",
     "article_blocks_to_region", "cleaned_blocks_to_region", "readability_in_fitness", "fitness_in_readability",
-    "fitness_kept", "region_is_main"};
+    "fitness_kept", "region_is_main", "whole_to_region", "repeated_share", "prose_share"};
 
 namespace judge_model {
 #include "strategies/judge_model.inc"
@@ -71,6 +71,9 @@ JudgeFeatures judge_features(const JudgeInput& in) noexcept {
     f[fitness_in_readability] = in.fitness_in_readability;
     f[fitness_kept] = in.fitness_kept ? 1.0 : 0.0;
     f[region_is_main] = in.region_is_main ? 1.0 : 0.0;
+    f[whole_to_region] = capped_ratio(in.whole_region_bytes, in.region.text_bytes);
+    f[repeated_share] = in.repeated_share;
+    f[prose_share] = in.prose_share;
     return f;
 }
 

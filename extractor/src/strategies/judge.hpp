@@ -1,7 +1,8 @@
 // auto's judge (issue 24): which of its three candidates to return,
 //  - the article readability and fitness agree on (auto.cpp),
-//  - the page's main region (region.cpp), whole: a listing's cards, a service
-//    page's sections;
+//  - the page's main region (region.cpp) pruned of the blocks the block
+//    model reads as furniture (classify/blocks.hpp): a listing's cards, a
+//    forum's posts, a service page's sections;
 //  - the same region with the boilerplate auto removes from articles taken
 //    out (boilerplate.hpp): a product page, an article spread over siblings.
 // Two small forests of boosted trees, fitted by bench/fit/fit_judge.py on
@@ -38,11 +39,14 @@ struct JudgeInput {
     double fitness_in_readability = 0.0;
     bool fitness_kept = false;    // the article is fitness's, not readability's
     bool region_is_main = false;  // the region is the page's <main>, not its body
+    std::size_t whole_region_bytes = 0;  // the region before pruning
+    double repeated_share = 0.0;         // PrunePlan's (classify/blocks.hpp)
+    double prose_share = 0.0;
 };
 
 [[nodiscard]] JudgeFeatures judge_features(const JudgeInput& in) noexcept;
 
-// The predicted gain in word F1 over the article of the whole region and of
+// The predicted gain in word F1 over the article of the pruned region and of
 // the cleaned region; none when no judge has been fitted. `fold` as
 // page_type_probabilities' (classify/page_type.hpp).
 struct JudgeVerdict {

@@ -1,0 +1,244 @@
+#!/usr/bin/python3
+"""fit_blocks.py: fits the block model of auto's pruned region (issue 24) on wcxb-dev.
+
+pith_bench_signals --blocks prints the blocks of each page's main region as
+auto's region pass finds it (paragraphs, list items, cells, headings, <div>s
+holding text), with the features pith computes for them
+(extractor/src/classify/blocks.cpp). A block is content when its words are in
+the page's annotated main content: for a block of three or more words, when
+at least half of its word pairs are pairs of the annotation; for a shorter
+one, when its words appear together in the annotation. Blocks weigh by their
+words, as word F1 counts them. trafilatura-dev's pages add the blocks its
+snippets label (a block holding a `with` snippet, or inside one, is content;
+one holding a `without` snippet is not): the comments, related links and
+captions its annotators left out of articles.
+
+Everything is fitted in five folds grouped by domain (trafilatura-dev's by
+site, the same hash). Each page's page-type
+probabilities come from the page-type model fitted without its fold, so the
+block model learns from probabilities as unsure as those of pages it has
+never seen. The figures printed are out of fold: the word F1 of each page's
+region with the blocks its fold's model drops taken out, against the region
+whole. The decision threshold is the one that gives the best out-of-fold word
+F1 among a few. Six models are written to
+extractor/src/classify/block_model.inc: the one fitted on every page, which
+pith uses, and the five fold models.
+
+usage: /usr/bin/python3 bench/fit/fit_blocks.py [--signals BIN] [--write | --check] [--min-gain G]
+"""
+
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import gzip
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import wcxb  # noqa: E402
+from gbdt import Booster, forest_table, group_folds, write_or_check  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+MODEL_FILE = REPO / "extractor" / "src" / "classify" / "block_model.inc"
+FOLDS = 5
+PARAMS = dict(objective="binary", rounds=80, max_depth=4, learning_rate=0.2, reg_lambda=1.0, min_child_weight=5.0)
+THRESHOLDS = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]
+GRID_PROBABILITY = 0.5  # p_listing_or_collection from which a page's blocks take the grid threshold
+WORD = re.compile(r"\w+")
+
+
+def corpus_root(argument):
+    for root in [argument, os.environ.get("PITH_CORPUS"), str(REPO.parent / "shared" / "corpus")]:
+        if root and (Path(root) / "wcxb-dev" / "pages.json").is_file():
+            return Path(root)
+    sys.exit("fit_blocks.py: no wcxb-dev corpus (set PITH_CORPUS)")
+
+
+def tokens(text):
+    return WORD.findall((text or "").lower())
+
+
+def blocks(binary, files):
+    """{key: (feature rows, texts)} from pith_bench_signals --blocks over
+    `files`, {key: (path, fold)}."""
+    lines = "".join(f"{path}\t\t{fold}\n" for path, fold in files.values())
+    out = subprocess.run([binary, "--blocks"], input=lines, capture_output=True, text=True, check=True).stdout
+    rows = [json.loads(line) for line in out.split("\n") if line.strip()]
+    key_of = {str(path): key for key, (path, _) in files.items()}
+    names = rows[0]["block_feature_names"]
+    return names, {key_of[o["file"]]: (o.get("blocks", []), o.get("texts", [])) for o in rows[1:]}
+
+
+def snippet_labels(texts, note):
+    """trafilatura-dev's labels: 1 for a block that holds a `with` snippet or is
+    part of one, 0 for a `without` one, None for the rest (and for a block
+    that both would claim)."""
+    def joined(text):
+        return f" {' '.join(tokens(text))} "
+    snippets = [(joined(s), 1.0) for s in note.get("with") or []] + \
+               [(joined(s), 0.0) for s in note.get("without") or []]
+    labels = []
+    for text in texts:
+        block = joined(text)
+        found = {value for snippet, value in snippets if snippet.strip() and
+                 (snippet in block or (len(block.split()) >= 3 and block in snippet))}
+        labels.append(found.pop() if len(found) == 1 else None)
+    return labels
+
+
+def label(block_tokens, reference_pairs, reference_text):
+    if len(block_tokens) >= 3:
+        pairs = list(zip(block_tokens, block_tokens[1:]))
+        return float(sum(p in reference_pairs for p in pairs) >= len(pairs) / 2)
+    return float(f" {' '.join(block_tokens)} " in reference_text)
+
+
+def word_f1(predicted, reference):
+    if not reference:
+        return 1.0 if not predicted else 0.0
+    if not predicted:
+        return 0.0
+    overlap = sum((collections.Counter(predicted) & collections.Counter(reference)).values())
+    if overlap == 0:
+        return 0.0
+    precision, recall = overlap / len(predicted), overlap / len(reference)
+    return 2 * precision * recall / (precision + recall)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--signals", default=str(REPO / "build" / "bench" / "pith_bench_signals"))
+    ap.add_argument("--corpus")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true")
+    mode.add_argument("--check", action="store_true")
+    ap.add_argument("--min-gain", type=float,
+                    help="exit 1 unless pruning gains at least this much out-of-fold word F1 over the whole region")
+    args = ap.parse_args()
+    corpus = corpus_root(args.corpus)
+    pages = json.loads((corpus / "wcxb-dev" / "pages.json").read_text(encoding="utf-8"))["pages"]
+    keys = sorted(pages)
+    page_fold = dict(zip(keys, group_folds([pages[k]["domain"] for k in keys], FOLDS)))
+    annotations, traf_names, sites = wcxb.trafilatura_pages(corpus)
+    traf_fold = dict(zip(traf_names, group_folds(sites, FOLDS)))
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+        for key in keys:
+            path = Path(tmp) / f"{key}.html"
+            path.write_bytes(gzip.open(corpus / "wcxb-dev" / "html" / f"{key}.html.gz").read())
+            files[key] = (path, page_fold[key])
+        for name in traf_names:
+            files["trafilatura/" + name] = (corpus / "trafilatura-dev" / "html" / name, traf_fold[name])
+        names, found = blocks(args.signals, files)
+
+    X, y, w, row_page, row_tokens = [], [], [], [], []
+    references = {}
+    for key in keys:
+        truth = json.loads((corpus / "wcxb-dev" / "ground-truth" / f"{key}.json").read_text(encoding="utf-8"))
+        reference = tokens(truth["ground_truth"].get("main_content"))
+        references[key] = reference
+        pairs = set(zip(reference, reference[1:]))
+        text = f" {' '.join(reference)} "
+        features, texts = found.get(key, ([], []))
+        for row, block in zip(features, texts):
+            words = tokens(block)
+            X.append(row)
+            y.append(label(words, pairs, text) if words else 0.0)
+            w.append(max(len(words), 1))
+            row_page.append(key)
+            row_tokens.append(words)
+    # trafilatura-dev's blocks where its snippets say what they are: the
+    # comments, related links and captions its annotators left out.
+    traf_rows = 0
+    for name in traf_names:
+        features, texts = found.get("trafilatura/" + name, ([], []))
+        for row, text, value in zip(features, texts, snippet_labels(texts, annotations[name])):
+            if value is not None:
+                X.append(row)
+                y.append(value)
+                w.append(max(len(tokens(text)), 1))
+                row_page.append("trafilatura/" + name)
+                row_tokens.append([])
+                traf_rows += 1
+    X = np.array(X, dtype=np.float64)
+    y = np.array(y)
+    w = np.array(w, dtype=np.float64)
+    row_fold = np.array([traf_fold[k[len("trafilatura/"):]] if k.startswith("trafilatura/") else page_fold[k]
+                         for k in row_page])
+
+    models = [Booster(**PARAMS).fit(X, y, w)]
+    proba = np.zeros(len(y))
+    for fold in range(FOLDS):
+        train = row_fold != fold
+        booster = Booster(**PARAMS).fit(X[train], y[train], w[train])
+        models.append(booster)
+        proba[~train] = booster.predict(X[~train])
+
+    by_page = collections.defaultdict(list)
+    for i, key in enumerate(row_page):
+        by_page[key].append(i)
+
+    def mean_f1(keep):
+        scores = collections.defaultdict(list)
+        for key in keys:
+            kept = [t for i in by_page.get(key, []) if keep[i] for t in row_tokens[i]]
+            f1 = word_f1(kept, references[key])
+            scores[pages[key]["page_type"]].append(f1)
+            scores["all"].append(f1)
+        return {t: sum(v) / len(v) for t, v in scores.items()}
+
+    # Two thresholds: one for the blocks of pages that look like listings or
+    # collections (their cards are short, linked, priced: what the model
+    # drops elsewhere), one for the rest; each the best out of fold with the
+    # other at its best.
+    grid = X[:, names.index("p_listing_or_collection")] >= GRID_PROBABILITY
+
+    def kept(p, threshold, grid_threshold):
+        return np.where(grid, p >= grid_threshold, p >= threshold)
+
+    whole = mean_f1(np.ones(len(y), dtype=bool))
+    threshold, grid_threshold = 0.5, 0.5
+    for _ in range(2):
+        threshold = max(THRESHOLDS, key=lambda t: mean_f1(kept(proba, t, grid_threshold))["all"])
+        grid_threshold = max(THRESHOLDS, key=lambda t: mean_f1(kept(proba, threshold, t))["all"])
+    results = {t: mean_f1(kept(proba, t, grid_threshold)) for t in THRESHOLDS}
+    in_sample = mean_f1(kept(models[0].predict(X), threshold, grid_threshold))
+    labelled = mean_f1(y >= 0.5)
+    print(f"trafilatura-dev: {traf_rows} blocks its snippets label")
+    print(f"wcxb-dev: {len(keys)} pages, {len(y) - traf_rows} blocks ({y.mean():.3f} content, {np.average(y, weights=w):.3f} "
+          f"of words), {FOLDS} folds by domain")
+    print("word F1 of the main region, whole and pruned (out of fold by threshold):")
+    types = ["all", "article", "forum", "product", "collection", "listing", "documentation", "service"]
+    print(f"{'':<22}" + "".join(f"{t[:9]:>10}" for t in types))
+    print(f"{'whole':<22}" + "".join(f"{whole[t]:>10.3f}" for t in types))
+    for t in THRESHOLDS:
+        print(f"{f'pruned at {t}, {grid_threshold}':<22}" + "".join(f"{results[t][k]:>10.3f}" for k in types))
+    print(f"{'in sample':<22}" + "".join(f"{in_sample[k]:>10.3f}" for k in types))
+    print(f"{'the labels themselves':<22}" + "".join(f"{labelled[k]:>10.3f}" for k in types))
+    gain = results[threshold]["all"] - whole["all"]
+    print(f"thresholds {threshold}, {grid_threshold} on listings and collections: out of fold {results[threshold]['all']:.3f} against {whole['all']:.3f} whole "
+          f"({gain:+.3f}), in sample {in_sample['all']:.3f}")
+
+    text = forest_table(models, len(names), [
+        "Generated by bench/fit/fit_blocks.py --write; do not edit by hand.",
+        "The block model of auto's pruned region: boosted trees (logistic) over",
+        f"{len(names)} features of a block, fitted on wcxb-dev's {len(y)} blocks in folds grouped by domain.",
+        f"Out of fold, the region's word F1 goes from {whole['all']:.3f} whole to {results[threshold]['all']:.3f} pruned.",
+        "Six models: fitted on every page (used by pith), then without each fold."], bases=True)
+    text += (f"inline constexpr double kThreshold = {threshold!r};  // a block with a lower probability goes\n"
+             f"inline constexpr double kGridThreshold = {grid_threshold!r};  // on a likely listing or collection\n"
+             f"inline constexpr double kGridProbability = {GRID_PROBABILITY!r};\n")
+    if args.min_gain is not None and gain < args.min_gain:
+        print(f"FAIL the pruned region gains {gain:+.3f} out of fold, below {args.min_gain}")
+        sys.exit(1)
+    write_or_check(MODEL_FILE, text, args.write, args.check, REPO)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,443 @@
+// The region's blocks and their model (blocks.hpp).
+#include "classify/blocks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+
+#include "models/forest.hpp"
+#include "page/predicates.hpp"
+#include "strategies/boilerplate.hpp"
+
+namespace pith::extract {
+
+namespace {
+
+using dom::Node;
+using dom::Tag;
+
+// Elements that flow inside a line: their text belongs to the block around them.
+bool is_inline(const Node* n) noexcept {
+    if (n->ns != dom::Namespace::html) {
+        return true;
+    }
+    switch (n->tag) {
+    case Tag::a: case Tag::abbr: case Tag::b: case Tag::bdi: case Tag::bdo: case Tag::big: case Tag::br:
+    case Tag::cite: case Tag::code: case Tag::data: case Tag::del: case Tag::dfn: case Tag::em: case Tag::font:
+    case Tag::i: case Tag::img: case Tag::ins: case Tag::kbd: case Tag::label: case Tag::mark: case Tag::nobr:
+    case Tag::q: case Tag::s: case Tag::samp: case Tag::small: case Tag::span: case Tag::strike: case Tag::strong:
+    case Tag::sub: case Tag::sup: case Tag::time: case Tag::tt: case Tag::u: case Tag::var: case Tag::wbr:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// The tag groups a block is one of; one feature each.
+enum class TagGroup : std::uint8_t { paragraph, list_item, major_heading, minor_heading, cell, code, term, quote,
+                                     caption, other, count_ };
+
+TagGroup tag_group(const Node* n) noexcept {
+    switch (n->tag) {
+    case Tag::p: return TagGroup::paragraph;
+    case Tag::li: return TagGroup::list_item;
+    case Tag::h1: case Tag::h2: case Tag::h3: return TagGroup::major_heading;
+    case Tag::h4: case Tag::h5: case Tag::h6: return TagGroup::minor_heading;
+    case Tag::td: case Tag::th: return TagGroup::cell;
+    case Tag::pre: return TagGroup::code;
+    case Tag::dt: case Tag::dd: return TagGroup::term;
+    case Tag::blockquote: return TagGroup::quote;
+    case Tag::figcaption: case Tag::caption: case Tag::legend: case Tag::summary: return TagGroup::caption;
+    default: return TagGroup::other;
+    }
+}
+
+// Where region_blocks() puts the features furniture_blocks() reads again.
+constexpr std::size_t kTextLog = 0;
+constexpr std::size_t kEndsSentence = 6;
+constexpr std::size_t kRepeatLog = 26;
+constexpr std::size_t kListingOrCollection = 43;
+
+constexpr std::string_view kFeatureNames[kBlockFeatureCount] = {
+    "text_log", "words_log", "link_share", "punctuation_per_char", "digit_share", "has_currency", "ends_sentence",
+    "tag_paragraph", "tag_list_item", "tag_major_heading", "tag_minor_heading", "tag_cell", "tag_code", "tag_term",
+    "tag_quote", "tag_caption", "tag_other",
+    "depth", "position", "region_text_log", "share_of_region", "blocks_log",
+    "parent_text_log", "parent_link_density", "grandparent_text_log", "grandparent_link_density",
+    "repeat_log", "repeat_levels_up", "repeat_group_share",
+    "named_chrome", "named_boilerplate", "named_content", "in_list", "in_table", "in_heading", "in_form",
+    "prev_link_share", "prev_text_log", "next_link_share", "next_text_log",
+    "p_article", "p_forum", "p_product", "p_listing_or_collection", "p_documentation_or_service",
+};
+
+// Per element, what the features read: indexes are ScoreState::index - 1.
+struct ElementFacts {
+    std::uint32_t parent = 0;  // index + 1; 0 for the root
+    std::uint32_t block = 0;   // index + 1 of the nearest element that is not inline (itself, or an ancestor)
+    std::uint16_t depth = 0;
+    std::uint32_t repeat = 1;  // siblings (itself included) with its tag and class
+    bool in_link = false, in_list = false, in_table = false, in_heading = false, in_form = false;
+    bool chrome = false, boilerplate = false, content = false;  // named so, itself or an ancestor
+    double text = 0.0;  // non-space bytes below it
+    double links = 0.0; // of those, inside links
+};
+
+struct TextMeasure {
+    std::size_t bytes = 0;   // not white space
+    std::size_t words = 0;
+    std::size_t punctuation = 0;
+    std::size_t digits = 0;
+    bool currency = false;
+    char last = 0;           // the last byte that is not white space
+};
+
+bool is_space(unsigned char c) noexcept { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f'; }
+
+void measure(std::string_view s, TextMeasure& m) noexcept {
+    bool in_word = false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (is_space(c)) {
+            in_word = false;
+            continue;
+        }
+        ++m.bytes;
+        m.last = static_cast<char>(c);
+        const bool word_char = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+        if (word_char && !in_word) {
+            ++m.words;
+        }
+        in_word = word_char;
+        if (c >= '0' && c <= '9') {
+            ++m.digits;
+        } else if (c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?') {
+            ++m.punctuation;
+        } else if (c == '$') {
+            m.currency = true;
+        } else if (c == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x82 &&
+                   static_cast<unsigned char>(s[i + 2]) == 0xAC) {  // €
+            m.currency = true;
+        } else if (c == 0xC2 && i + 1 < s.size() &&
+                   (static_cast<unsigned char>(s[i + 1]) == 0xA3 || static_cast<unsigned char>(s[i + 1]) == 0xA5)) {
+            m.currency = true;  // £ ¥
+        }
+    }
+}
+
+double log1p_of(double x) noexcept { return std::log1p(x); }
+
+std::uint64_t signature(const Node* n) noexcept {
+    return std::hash<std::string_view>{}(class_name(n)) * 31U + static_cast<std::uint64_t>(n->tag) * 7919U +
+           std::hash<std::string_view>{}(n->tag == Tag::other ? n->name : std::string_view());
+}
+
+static_assert(kFeatureNames[kTextLog] == "text_log" && kFeatureNames[kEndsSentence] == "ends_sentence" &&
+              kFeatureNames[kRepeatLog] == "repeat_log" &&
+              kFeatureNames[kListingOrCollection] == "p_listing_or_collection");
+
+namespace block_model {
+#include "classify/block_model.inc"
+static_assert(kFeatureCount == kBlockFeatureCount, "block_model.inc was fitted on other features: refit");
+}  // namespace block_model
+
+}  // namespace
+
+std::span<const std::string_view> block_feature_names() noexcept { return kFeatureNames; }
+
+std::vector<RegionBlock> region_blocks(Node* content, const std::array<double, kPageTypeCount>& page_type_probabilities) {
+    // Number every element in document order; parents come before children.
+    std::vector<Node*> elements;
+    for (Node* n = content; n != nullptr; n = dom::next_element(n, content)) {
+        elements.push_back(n);
+        n->score.index = static_cast<std::uint32_t>(elements.size());
+    }
+    std::vector<ElementFacts> facts(elements.size());
+    std::unordered_map<std::string_view, ElementNames> names_of_class;
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        const Node* e = elements[i];
+        ElementFacts& f = facts[i];
+        if (e != content && e->parent != nullptr) {
+            f.parent = e->parent->score.index;
+            const ElementFacts& p = facts[f.parent - 1];
+            f = ElementFacts{f.parent, 0, static_cast<std::uint16_t>(std::min(p.depth + 1, 60000)), 1,
+                             p.in_link, p.in_list, p.in_table, p.in_heading, p.in_form,
+                             p.chrome, p.boilerplate, p.content, 0.0, 0.0};
+        }
+        f.block = is_inline(e) && f.parent != 0 ? facts[f.parent - 1].block : static_cast<std::uint32_t>(i + 1);
+        f.in_link = f.in_link || e->is(Tag::a);
+        f.in_list = f.in_list || e->is(Tag::li);
+        f.in_table = f.in_table || e->is(Tag::table);
+        f.in_heading = f.in_heading || is_heading(e);
+        f.in_form = f.in_form || e->is(Tag::form);
+        if (e->has_attr("class") || e->has_attr("id")) {
+            // Cards and rows repeat their class names: each is read once.
+            const ElementNames names = e->has_attr("id") ? element_names(e)
+                                       : [&] {
+                                             const auto [it, fresh] = names_of_class.try_emplace(class_name(e));
+                                             if (fresh) {
+                                                 it->second = element_names(e);
+                                             }
+                                             return it->second;
+                                         }();
+            f.chrome = f.chrome || names.chrome;
+            f.boilerplate = f.boilerplate || names.boilerplate;
+            f.content = f.content || names.content;
+        }
+    }
+    // How many of each element's siblings share its tag and class: cards,
+    // rows, posts. Per parent, its children's signatures sorted and counted.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> children;  // (signature, element index)
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        children.clear();
+        for (const Node* c = elements[i]->first_child; c != nullptr; c = c->next) {
+            if (c->is_element()) {
+                children.emplace_back(signature(c), c->score.index - 1);
+            }
+        }
+        if (children.size() < 2) {
+            continue;
+        }
+        std::sort(children.begin(), children.end());
+        for (std::size_t run = 0; run < children.size();) {
+            std::size_t end = run;
+            while (end < children.size() && children[end].first == children[run].first) {
+                ++end;
+            }
+            for (std::size_t c = run; c < end; ++c) {
+                facts[children[c].second].repeat = static_cast<std::uint32_t>(end - run);
+            }
+            run = end;
+        }
+    }
+    // The text of each block, in document order of first text.
+    std::vector<RegionBlock> blocks;
+    std::vector<TextMeasure> measures;
+    std::vector<double> link_bytes;
+    constexpr std::size_t kNoBlock = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> block_at(elements.size(), kNoBlock);  // element index -> blocks[]
+    std::vector<std::size_t> text_before;                     // non-space bytes before each block's first text
+    std::size_t total = 0;
+    for (Node* n = content; n != nullptr; n = dom::next_node(n, content)) {
+        if (!n->is_text() || n->parent == nullptr || n->parent->score.index == 0) {
+            continue;
+        }
+        TextMeasure m;
+        measure(n->data, m);
+        if (m.bytes == 0) {
+            continue;
+        }
+        const ElementFacts& parent = facts[n->parent->score.index - 1];
+        std::size_t& b = block_at[parent.block - 1];
+        if (b == kNoBlock) {
+            b = blocks.size();
+            blocks.push_back(RegionBlock{elements[parent.block - 1], {}, {}});
+            measures.emplace_back();
+            link_bytes.push_back(0.0);
+            text_before.push_back(total);
+        }
+        blocks[b].texts.push_back(n);
+        TextMeasure& bm = measures[b];
+        bm.bytes += m.bytes;
+        bm.words += m.words;
+        bm.punctuation += m.punctuation;
+        bm.digits += m.digits;
+        bm.currency = bm.currency || m.currency;
+        bm.last = m.last;
+        link_bytes[b] += parent.in_link ? static_cast<double>(m.bytes) : 0.0;
+        total += m.bytes;
+        facts[n->parent->score.index - 1].text += static_cast<double>(m.bytes);
+        facts[n->parent->score.index - 1].links += parent.in_link ? static_cast<double>(m.bytes) : 0.0;
+    }
+    for (std::size_t i = elements.size(); i-- > 1;) {  // children after parents: sum upwards
+        ElementFacts& f = facts[i];
+        if (f.parent != 0) {
+            facts[f.parent - 1].text += f.text;
+            facts[f.parent - 1].links += f.links;
+        }
+    }
+    const double region_text = static_cast<double>(std::max<std::size_t>(total, 1));
+    const auto density = [](const ElementFacts& f) { return f.text > 0.0 ? f.links / f.text : 0.0; };
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        BlockFeatures& x = blocks[b].features;
+        const TextMeasure& m = measures[b];
+        const std::uint32_t index = blocks[b].element->score.index;
+        const ElementFacts& f = facts[index - 1];
+        const double bytes = static_cast<double>(m.bytes);
+        std::size_t k = 0;
+        x[k++] = log1p_of(bytes);
+        x[k++] = log1p_of(static_cast<double>(m.words));
+        x[k++] = link_bytes[b] / bytes;
+        x[k++] = static_cast<double>(m.punctuation) / bytes;
+        x[k++] = static_cast<double>(m.digits) / bytes;
+        x[k++] = m.currency ? 1.0 : 0.0;
+        x[k++] = m.last == '.' || m.last == '!' || m.last == '?' ? 1.0 : 0.0;
+        const TagGroup group = tag_group(blocks[b].element);
+        for (std::size_t g = 0; g < static_cast<std::size_t>(TagGroup::count_); ++g) {
+            x[k++] = static_cast<std::size_t>(group) == g ? 1.0 : 0.0;
+        }
+        x[k++] = static_cast<double>(f.depth);
+        x[k++] = static_cast<double>(text_before[b]) / region_text;
+        x[k++] = log1p_of(region_text);
+        x[k++] = bytes / region_text;
+        x[k++] = log1p_of(static_cast<double>(blocks.size()));
+        const ElementFacts* parent = f.parent != 0 ? &facts[f.parent - 1] : &f;
+        const ElementFacts* grandparent = parent->parent != 0 ? &facts[parent->parent - 1] : parent;
+        x[k++] = log1p_of(parent->text);
+        x[k++] = density(*parent);
+        x[k++] = log1p_of(grandparent->text);
+        x[k++] = density(*grandparent);
+        // The nearest of it and its ancestors (eight levels up) that repeats
+        // among its siblings: a card, a row, a post.
+        constexpr int kRepeatLevels = 8;
+        constexpr std::uint32_t kMinRepeat = 3;
+        double repeat = 0.0;
+        double levels = kRepeatLevels + 1;
+        double group_share = 0.0;
+        std::uint32_t e = index;
+        for (int level = 0; e != 0 && level <= kRepeatLevels; ++level, e = facts[e - 1].parent) {
+            const ElementFacts& a = facts[e - 1];
+            if (a.repeat >= kMinRepeat && a.parent != 0) {
+                repeat = static_cast<double>(a.repeat);
+                levels = level;
+                group_share = facts[a.parent - 1].text / region_text;
+                break;
+            }
+        }
+        x[k++] = log1p_of(repeat);
+        x[k++] = levels;
+        x[k++] = group_share;
+        x[k++] = f.chrome ? 1.0 : 0.0;
+        x[k++] = f.boilerplate ? 1.0 : 0.0;
+        x[k++] = f.content ? 1.0 : 0.0;
+        x[k++] = f.in_list ? 1.0 : 0.0;
+        x[k++] = f.in_table ? 1.0 : 0.0;
+        x[k++] = f.in_heading ? 1.0 : 0.0;
+        x[k++] = f.in_form ? 1.0 : 0.0;
+        const auto neighbour = [&](std::size_t other) {
+            const double other_bytes = static_cast<double>(measures[other].bytes);
+            return std::pair{link_bytes[other] / other_bytes, log1p_of(other_bytes)};
+        };
+        const auto [prev_links, prev_text] = b > 0 ? neighbour(b - 1) : std::pair{-1.0, 0.0};
+        const auto [next_links, next_text] = b + 1 < blocks.size() ? neighbour(b + 1) : std::pair{-1.0, 0.0};
+        x[k++] = prev_links;
+        x[k++] = prev_text;
+        x[k++] = next_links;
+        x[k++] = next_text;
+        const auto& p = page_type_probabilities;
+        const auto at = [&](PageType t) { return p[static_cast<std::size_t>(t)]; };
+        x[k++] = at(PageType::article);
+        x[k++] = at(PageType::forum);
+        x[k++] = at(PageType::product);
+        x[k++] = at(PageType::listing) + at(PageType::collection);
+        x[k++] = at(PageType::documentation) + at(PageType::service);
+    }
+    return blocks;
+}
+
+std::string block_text(const RegionBlock& block) {
+    std::string text;
+    for (const Node* t : block.texts) {
+        if (!text.empty()) {
+            text.push_back(' ');
+        }
+        text.append(t->data);
+    }
+    return text;
+}
+
+namespace {
+
+models::Forest block_forest(int fold) noexcept {
+    using namespace block_model;
+    const std::size_t m = models::model_for_fold(fold, kModels);
+    return models::model_of(kNodes, kStarts, kModelTrees, m, 1, kBase[m]);
+}
+
+double probability(const models::Forest& forest, const BlockFeatures& features) noexcept {
+    return 1.0 / (1.0 + std::exp(-models::margin(forest, features)));
+}
+
+}  // namespace
+
+double block_content_probability(const BlockFeatures& features, int fold) noexcept {
+    return probability(block_forest(fold), features);
+}
+
+PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCount>& page_type_probabilities,
+                           int fold) {
+    const std::vector<RegionBlock> blocks = region_blocks(content, page_type_probabilities);
+    PrunePlan plan;
+    const models::Forest forest = block_forest(fold);
+    std::vector<Node*> removed_texts;
+    double total = 0.0;
+    for (const RegionBlock& block : blocks) {
+        const double bytes = std::expm1(block.features[kTextLog]);
+        total += bytes;
+        plan.repeated_share += block.features[kRepeatLog] > 0.0 ? bytes : 0.0;
+        plan.prose_share += bytes >= 100.0 && block.features[kEndsSentence] > 0.0 ? bytes : 0.0;
+        const double threshold = block.features[kListingOrCollection] >= block_model::kGridProbability
+                                     ? block_model::kGridThreshold
+                                     : block_model::kThreshold;
+        if (probability(forest, block.features) < threshold) {
+            removed_texts.insert(removed_texts.end(), block.texts.begin(), block.texts.end());
+        }
+    }
+    if (total > 0.0) {
+        plan.repeated_share /= total;
+        plan.prose_share /= total;
+    }
+    std::vector<Node*>& detach = plan.remove;
+    if (removed_texts.empty()) {
+        return plan;
+    }
+    std::sort(removed_texts.begin(), removed_texts.end());
+    const auto is_removed = [&](const Node* t) {
+        return std::binary_search(removed_texts.begin(), removed_texts.end(), t);
+    };
+    // Elements whose every text goes, go whole (with their images and
+    // markers); elsewhere only the removed text nodes do. region_blocks left
+    // the elements numbered in document order: per element, its texts and
+    // how many of them go, summed from children to parents.
+    std::vector<Node*> elements;
+    for (Node* n = content; n != nullptr; n = dom::next_element(n, content)) {
+        elements.push_back(n);
+    }
+    std::vector<std::pair<std::size_t, std::size_t>> counts(elements.size());
+    for (const RegionBlock& block : blocks) {
+        for (const Node* t : block.texts) {
+            auto& [all, out] = counts[t->parent->score.index - 1];
+            ++all;
+            out += is_removed(t) ? 1U : 0U;
+        }
+    }
+    for (std::size_t i = elements.size(); i-- > 1;) {
+        const auto [all, out] = counts[i];
+        auto& parent = counts[elements[i]->parent->score.index - 1];
+        parent.first += all;
+        parent.second += out;
+    }
+    for (Node* n = content->first_child; n != nullptr;) {
+        if (n->is_element()) {
+            const auto [all, out] = counts[n->score.index - 1];
+            if (all > 0 && all == out) {
+                detach.push_back(n);
+                n = dom::next_node(n, content, true);
+                continue;
+            }
+        } else if (n->is_text() && is_removed(n)) {
+            detach.push_back(n);
+        }
+        n = dom::next_node(n, content);
+    }
+    return plan;
+}
+
+void prune_blocks(Node* content, const std::array<double, kPageTypeCount>& page_type_probabilities, int fold) {
+    for (Node* n : furniture_blocks(content, page_type_probabilities, fold).remove) {
+        dom::detach(n);
+    }
+}
+
+}  // namespace pith::extract

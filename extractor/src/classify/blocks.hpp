@@ -1,0 +1,58 @@
+// The blocks of a page's main region, and which of them are its content: a
+// fitted model (block_model.inc, bench/fit/fit_blocks.py) reads each block's
+// text, links, tag, place, names and repeated structure, and the page's type.
+// auto's pruned-region candidate is the region without the blocks it reads as
+// furniture (issue 24). Internal header.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pith/article.hpp"
+#include "pith/dom.hpp"
+
+namespace pith::extract {
+
+inline constexpr std::size_t kBlockFeatureCount = 45;
+using BlockFeatures = std::array<double, kBlockFeatureCount>;
+[[nodiscard]] std::span<const std::string_view> block_feature_names() noexcept;
+
+// A block: the nearest element around some text that is not phrasing content
+// (a paragraph, a list item, a cell, a heading, a <div> holding text), with the
+// text nodes whose nearest such element it is.
+struct RegionBlock {
+    dom::Node* element = nullptr;
+    std::vector<dom::Node*> texts;
+    BlockFeatures features{};
+};
+
+// `content`'s blocks in document order, measured.
+[[nodiscard]] std::vector<RegionBlock> region_blocks(
+    dom::Node* content, const std::array<double, kPageTypeCount>& page_type_probabilities);
+
+// A block's text, its text nodes joined (for the fitting script's labels).
+[[nodiscard]] std::string block_text(const RegionBlock& block);
+
+// The model's probability that the block is content; `fold` as
+// models::model_for_fold takes it.
+[[nodiscard]] double block_content_probability(const BlockFeatures& features, int fold) noexcept;
+
+// What pruning `content` removes, in document order: the elements whose every
+// block the model reads as furniture, and elsewhere those blocks' text nodes;
+// with what the region's blocks look like, for auto's judge.
+struct PrunePlan {
+    std::vector<dom::Node*> remove;
+    double repeated_share = 0.0;  // of the region's text, in blocks of cards, rows or posts repeated 3 times or more
+    double prose_share = 0.0;     // in blocks of 100 bytes or more that end a sentence
+};
+[[nodiscard]] PrunePlan furniture_blocks(dom::Node* content,
+                                         const std::array<double, kPageTypeCount>& page_type_probabilities, int fold);
+
+// Removes furniture_blocks() from `content`.
+void prune_blocks(dom::Node* content, const std::array<double, kPageTypeCount>& page_type_probabilities, int fold);
+
+}  // namespace pith::extract

@@ -1,0 +1,138 @@
+#include "classify/blocks.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dom/inner_text.hpp"
+#include "parse_or_fail.hpp"
+
+namespace pith::extract {
+namespace {
+
+double feature(const RegionBlock& block, std::string_view name) {
+    const auto names = block_feature_names();
+    const auto it = std::find(names.begin(), names.end(), name);
+    EXPECT_NE(it, names.end()) << name;
+    return it == names.end() ? -1.0 : block.features[static_cast<std::size_t>(it - names.begin())];
+}
+
+std::array<double, kPageTypeCount> an_article() {
+    std::array<double, kPageTypeCount> p{};
+    p[static_cast<std::size_t>(PageType::article)] = 1.0;
+    return p;
+}
+
+TEST(RegionBlocks, EachTextBelongsToItsNearestBlockInDocumentOrder) {
+    dom::Document doc = test::parse_or_fail(
+        "<div id=r><h2>Title <em>here</em></h2><p>First <a href=/x>linked</a> words.</p>"
+        "<ul><li>one</li><li><span>two</span></li></ul><div>loose text<p>inner paragraph</p></div></div>");
+    dom::Node* region = doc.body()->first_child;
+    const std::vector<RegionBlock> blocks = region_blocks(region, an_article());
+    std::vector<std::string> texts;
+    for (const RegionBlock& b : blocks) {
+        texts.push_back(block_text(b));
+    }
+    // A block's text nodes are joined by a space, each with its own spaces.
+    EXPECT_EQ(texts, (std::vector<std::string>{"Title  here", "First  linked  words.", "one", "two", "loose text",
+                                               "inner paragraph"}));
+    EXPECT_EQ(feature(blocks[0], "tag_major_heading"), 1.0);
+    EXPECT_EQ(feature(blocks[1], "tag_paragraph"), 1.0);
+    EXPECT_EQ(feature(blocks[2], "tag_list_item"), 1.0);
+    EXPECT_EQ(feature(blocks[2], "in_list"), 1.0);
+    EXPECT_EQ(feature(blocks[4], "tag_other"), 1.0);
+    EXPECT_EQ(feature(blocks[0], "p_article"), 1.0);
+}
+
+TEST(RegionBlocks, LinksPositionAndNamesAreMeasured) {
+    dom::Document doc = test::parse_or_fail(
+        "<div id=r><div class=\"pagination\"><a href=/1>1</a> <a href=/2>2</a></div>"
+        "<div class=\"post-content\"><p>A sentence that ends.</p></div></div>");
+    const std::vector<RegionBlock> blocks = region_blocks(doc.body()->first_child, an_article());
+    ASSERT_EQ(blocks.size(), 2U);
+    EXPECT_EQ(feature(blocks[0], "link_share"), 1.0);
+    EXPECT_EQ(feature(blocks[0], "named_chrome"), 1.0);
+    EXPECT_EQ(feature(blocks[0], "position"), 0.0);
+    EXPECT_EQ(feature(blocks[1], "link_share"), 0.0);
+    EXPECT_EQ(feature(blocks[1], "named_content"), 1.0);
+    EXPECT_EQ(feature(blocks[1], "named_chrome"), 0.0);
+    EXPECT_EQ(feature(blocks[1], "ends_sentence"), 1.0);
+    EXPECT_GT(feature(blocks[1], "position"), 0.0);
+}
+
+TEST(RegionBlocks, RepeatedSiblingsAreCounted) {
+    std::string cards;
+    for (int i = 0; i < 5; ++i) {
+        cards += "<div class=\"card\"><h3>Card " + std::to_string(i) + "</h3><p>Price $" + std::to_string(i) +
+                 "</p></div>";
+    }
+    dom::Document doc = test::parse_or_fail("<div id=r><p>Intro text.</p>" + cards + "</div>");
+    const std::vector<RegionBlock> blocks = region_blocks(doc.body()->first_child, an_article());
+    ASSERT_EQ(blocks.size(), 11U);
+    EXPECT_EQ(feature(blocks[0], "repeat_log"), 0.0);
+    EXPECT_NEAR(feature(blocks[1], "repeat_log"), std::log1p(5.0), 1e-9);  // the card is one level up
+    EXPECT_EQ(feature(blocks[1], "repeat_levels_up"), 1.0);
+    EXPECT_EQ(feature(blocks[2], "has_currency"), 1.0);
+}
+
+// A forum thread in a page's chrome: the model keeps the posts and drops the
+// pagination, the share bar and the link lists around them.
+TEST(PruneBlocks, KeepsThePostsAndDropsTheChrome) {
+    std::string posts;
+    for (int i = 1; i <= 6; ++i) {
+        posts += "<div class=\"post\"><div class=\"author\">member" + std::to_string(i) +
+                 "</div><div class=\"message\"><p>I tried what you suggested in the earlier reply and the problem "
+                 "went away after a restart, so thank you for the detailed explanation of the settings.</p></div>"
+                 "</div>";
+    }
+    std::string links;
+    for (int i = 1; i <= 12; ++i) {
+        links += "<li><a href=\"/t/" + std::to_string(i) + "\">Other topic " + std::to_string(i) + "</a></li>";
+    }
+    dom::Document doc = test::parse_or_fail(
+        "<div id=r><div class=\"breadcrumb\"><a href=/>Home</a> <a href=/f>Forum</a></div>"
+        "<h1>Why does the device restart itself</h1>" + posts +
+        "<div class=\"pagination\"><a href=/p/1>1</a> <a href=/p/2>2</a> <a href=/p/3>Next</a></div>"
+        "<div class=\"share\"><a href=/s/1>Share on one</a> <a href=/s/2>Share on two</a></div>"
+        "<div class=\"related\"><h3>Similar topics</h3><ul>" + links + "</ul></div></div>");
+    dom::Node* region = doc.body()->first_child;
+    std::array<double, kPageTypeCount> forum{};
+    forum[static_cast<std::size_t>(PageType::forum)] = 1.0;
+    prune_blocks(region, forum, -1);
+    const std::string text = dom::inner_text(region);
+    for (int i = 1; i <= 6; ++i) {
+        EXPECT_NE(text.find("member" + std::to_string(i)), std::string::npos) << text;
+    }
+    EXPECT_EQ(std::count(text.begin(), text.end(), '.') >= 6, true) << text;
+    EXPECT_EQ(text.find("Other topic 7"), std::string::npos) << text;
+    EXPECT_EQ(text.find("Share on"), std::string::npos) << text;
+}
+
+TEST(PruneBlocks, AnElementLeftWithoutTextGoesWhole) {
+    std::string links;
+    for (int i = 1; i <= 20; ++i) {
+        links += "<li><a href=\"/c/" + std::to_string(i) + "\">Category " + std::to_string(i) + "</a></li>";
+    }
+    dom::Document doc = test::parse_or_fail(
+        "<div id=r><ul class=\"sidebar-menu\">" + links +
+        "</ul><div class=\"entry-content\"><p>The article's one paragraph, long enough to be read as prose by anyone "
+        "who looks at it, with a second clause that ends the sentence.</p><p>And a second paragraph that goes on "
+        "with the story for a while before it ends.</p></div></div>");
+    dom::Node* region = doc.body()->first_child;
+    const PrunePlan plan = furniture_blocks(region, an_article(), -1);
+    ASSERT_FALSE(plan.remove.empty());
+    EXPECT_TRUE(plan.remove.front()->is(dom::Tag::ul)) << plan.remove.front()->name;
+    // The 20 list items repeat; the first paragraph is prose, the second is
+    // under 100 bytes.
+    EXPECT_GT(plan.repeated_share, plan.prose_share);
+    EXPECT_GT(plan.prose_share, 0.0);
+    EXPECT_LT(plan.repeated_share + plan.prose_share, 1.0);
+    prune_blocks(region, an_article(), -1);
+    EXPECT_EQ(region->first_element_child()->attr("class"), "entry-content");
+}
+
+}  // namespace
+}  // namespace pith::extract
