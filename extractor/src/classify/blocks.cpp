@@ -146,14 +146,31 @@ static_assert(kFeatureCount == kBlockFeatureCount, "block_model.inc was fitted o
 
 std::span<const std::string_view> block_feature_names() noexcept { return kFeatureNames; }
 
-std::vector<RegionBlock> region_blocks(Node* content, const std::array<double, kPageTypeCount>& page_type_probabilities) {
+namespace {
+
+// The blocks of a region, measured: what region_blocks() and
+// furniture_blocks() share. Elements are numbered in ScoreState::index.
+struct BlockScan {
+    std::vector<Node*> elements;   // in document order
+    std::vector<ElementFacts> facts;
+    std::vector<Node*> blocks;     // each block's element, in document order of its first text
+    std::vector<TextMeasure> measures;
+    std::vector<double> link_bytes;
+    std::vector<std::size_t> text_before;  // non-space bytes before each block's first text
+    std::size_t total = 0;                 // non-space bytes of the region
+    std::vector<std::pair<Node*, std::size_t>> texts;  // each text node with a block, and its block
+};
+
+BlockScan scan_blocks(Node* content) {
     // Number every element in document order; parents come before children.
-    std::vector<Node*> elements;
+    BlockScan s;
+    std::vector<Node*>& elements = s.elements;
     for (Node* n = content; n != nullptr; n = dom::next_element(n, content)) {
         elements.push_back(n);
         n->score.index = static_cast<std::uint32_t>(elements.size());
     }
-    std::vector<ElementFacts> facts(elements.size());
+    s.facts.resize(elements.size());
+    std::vector<ElementFacts>& facts = s.facts;
     std::unordered_map<std::string_view, ElementNames> names_of_class;
     for (std::size_t i = 0; i < elements.size(); ++i) {
         const Node* e = elements[i];
@@ -212,13 +229,13 @@ std::vector<RegionBlock> region_blocks(Node* content, const std::array<double, k
         }
     }
     // The text of each block, in document order of first text.
-    std::vector<RegionBlock> blocks;
-    std::vector<TextMeasure> measures;
-    std::vector<double> link_bytes;
+    std::vector<Node*>& blocks = s.blocks;
+    std::vector<TextMeasure>& measures = s.measures;
+    std::vector<double>& link_bytes = s.link_bytes;
     constexpr std::size_t kNoBlock = static_cast<std::size_t>(-1);
     std::vector<std::size_t> block_at(elements.size(), kNoBlock);  // element index -> blocks[]
-    std::vector<std::size_t> text_before;                     // non-space bytes before each block's first text
-    std::size_t total = 0;
+    std::vector<std::size_t>& text_before = s.text_before;
+    std::size_t& total = s.total;
     for (Node* n = content; n != nullptr; n = dom::next_node(n, content)) {
         if (!n->is_text() || n->parent == nullptr || n->parent->score.index == 0) {
             continue;
@@ -232,12 +249,12 @@ std::vector<RegionBlock> region_blocks(Node* content, const std::array<double, k
         std::size_t& b = block_at[parent.block - 1];
         if (b == kNoBlock) {
             b = blocks.size();
-            blocks.push_back(RegionBlock{elements[parent.block - 1], {}, {}});
+            blocks.push_back(elements[parent.block - 1]);
             measures.emplace_back();
             link_bytes.push_back(0.0);
             text_before.push_back(total);
         }
-        blocks[b].texts.push_back(n);
+        s.texts.emplace_back(n, b);
         TextMeasure& bm = measures[b];
         bm.bytes += m.bytes;
         bm.words += m.words;
@@ -257,81 +274,101 @@ std::vector<RegionBlock> region_blocks(Node* content, const std::array<double, k
             facts[f.parent - 1].links += f.links;
         }
     }
-    const double region_text = static_cast<double>(std::max<std::size_t>(total, 1));
+    return s;
+}
+
+// Block b's features into x (region_blocks()'s order, kFeatureNames).
+void block_features(const BlockScan& s, std::size_t b, const std::array<double, kPageTypeCount>& page_type_probabilities,
+                    BlockFeatures& x) {
+    const std::vector<ElementFacts>& facts = s.facts;
+    const std::vector<TextMeasure>& measures = s.measures;
+    const std::vector<double>& link_bytes = s.link_bytes;
+    const double region_text = static_cast<double>(std::max<std::size_t>(s.total, 1));
     const auto density = [](const ElementFacts& f) { return f.text > 0.0 ? f.links / f.text : 0.0; };
+    const TextMeasure& m = measures[b];
+    const std::uint32_t index = s.blocks[b]->score.index;
+    const ElementFacts& f = facts[index - 1];
+    const double bytes = static_cast<double>(m.bytes);
+    std::size_t k = 0;
+    x[k++] = log1p_of(bytes);
+    x[k++] = log1p_of(static_cast<double>(m.words));
+    x[k++] = link_bytes[b] / bytes;
+    x[k++] = static_cast<double>(m.punctuation) / bytes;
+    x[k++] = static_cast<double>(m.digits) / bytes;
+    x[k++] = m.currency ? 1.0 : 0.0;
+    x[k++] = m.last == '.' || m.last == '!' || m.last == '?' ? 1.0 : 0.0;
+    const TagGroup group = tag_group(s.blocks[b]);
+    for (std::size_t g = 0; g < static_cast<std::size_t>(TagGroup::count_); ++g) {
+        x[k++] = static_cast<std::size_t>(group) == g ? 1.0 : 0.0;
+    }
+    x[k++] = static_cast<double>(f.depth);
+    x[k++] = static_cast<double>(s.text_before[b]) / region_text;
+    x[k++] = log1p_of(region_text);
+    x[k++] = bytes / region_text;
+    x[k++] = log1p_of(static_cast<double>(s.blocks.size()));
+    const ElementFacts* parent = f.parent != 0 ? &facts[f.parent - 1] : &f;
+    const ElementFacts* grandparent = parent->parent != 0 ? &facts[parent->parent - 1] : parent;
+    x[k++] = log1p_of(parent->text);
+    x[k++] = density(*parent);
+    x[k++] = log1p_of(grandparent->text);
+    x[k++] = density(*grandparent);
+    // The nearest of it and its ancestors (eight levels up) that repeats
+    // among its siblings: a card, a row, a post.
+    constexpr int kRepeatLevels = 8;
+    constexpr std::uint32_t kMinRepeat = 3;
+    double repeat = 0.0;
+    double levels = kRepeatLevels + 1;
+    double group_share = 0.0;
+    std::uint32_t e = index;
+    for (int level = 0; e != 0 && level <= kRepeatLevels; ++level, e = facts[e - 1].parent) {
+        const ElementFacts& a = facts[e - 1];
+        if (a.repeat >= kMinRepeat && a.parent != 0) {
+            repeat = static_cast<double>(a.repeat);
+            levels = level;
+            group_share = facts[a.parent - 1].text / region_text;
+            break;
+        }
+    }
+    x[k++] = log1p_of(repeat);
+    x[k++] = levels;
+    x[k++] = group_share;
+    x[k++] = f.chrome ? 1.0 : 0.0;
+    x[k++] = f.boilerplate ? 1.0 : 0.0;
+    x[k++] = f.content ? 1.0 : 0.0;
+    x[k++] = f.in_list ? 1.0 : 0.0;
+    x[k++] = f.in_table ? 1.0 : 0.0;
+    x[k++] = f.in_heading ? 1.0 : 0.0;
+    x[k++] = f.in_form ? 1.0 : 0.0;
+    const auto neighbour = [&](std::size_t other) {
+        const double other_bytes = static_cast<double>(measures[other].bytes);
+        return std::pair{link_bytes[other] / other_bytes, log1p_of(other_bytes)};
+    };
+    const auto [prev_links, prev_text] = b > 0 ? neighbour(b - 1) : std::pair{-1.0, 0.0};
+    const auto [next_links, next_text] = b + 1 < s.blocks.size() ? neighbour(b + 1) : std::pair{-1.0, 0.0};
+    x[k++] = prev_links;
+    x[k++] = prev_text;
+    x[k++] = next_links;
+    x[k++] = next_text;
+    const auto& p = page_type_probabilities;
+    const auto at = [&](PageType t) { return p[static_cast<std::size_t>(t)]; };
+    x[k++] = at(PageType::article);
+    x[k++] = at(PageType::forum);
+    x[k++] = at(PageType::product);
+    x[k++] = at(PageType::listing) + at(PageType::collection);
+    x[k++] = at(PageType::documentation) + at(PageType::service);
+}
+
+}  // namespace
+
+std::vector<RegionBlock> region_blocks(Node* content, const std::array<double, kPageTypeCount>& page_type_probabilities) {
+    const BlockScan s = scan_blocks(content);
+    std::vector<RegionBlock> blocks(s.blocks.size());
     for (std::size_t b = 0; b < blocks.size(); ++b) {
-        BlockFeatures& x = blocks[b].features;
-        const TextMeasure& m = measures[b];
-        const std::uint32_t index = blocks[b].element->score.index;
-        const ElementFacts& f = facts[index - 1];
-        const double bytes = static_cast<double>(m.bytes);
-        std::size_t k = 0;
-        x[k++] = log1p_of(bytes);
-        x[k++] = log1p_of(static_cast<double>(m.words));
-        x[k++] = link_bytes[b] / bytes;
-        x[k++] = static_cast<double>(m.punctuation) / bytes;
-        x[k++] = static_cast<double>(m.digits) / bytes;
-        x[k++] = m.currency ? 1.0 : 0.0;
-        x[k++] = m.last == '.' || m.last == '!' || m.last == '?' ? 1.0 : 0.0;
-        const TagGroup group = tag_group(blocks[b].element);
-        for (std::size_t g = 0; g < static_cast<std::size_t>(TagGroup::count_); ++g) {
-            x[k++] = static_cast<std::size_t>(group) == g ? 1.0 : 0.0;
-        }
-        x[k++] = static_cast<double>(f.depth);
-        x[k++] = static_cast<double>(text_before[b]) / region_text;
-        x[k++] = log1p_of(region_text);
-        x[k++] = bytes / region_text;
-        x[k++] = log1p_of(static_cast<double>(blocks.size()));
-        const ElementFacts* parent = f.parent != 0 ? &facts[f.parent - 1] : &f;
-        const ElementFacts* grandparent = parent->parent != 0 ? &facts[parent->parent - 1] : parent;
-        x[k++] = log1p_of(parent->text);
-        x[k++] = density(*parent);
-        x[k++] = log1p_of(grandparent->text);
-        x[k++] = density(*grandparent);
-        // The nearest of it and its ancestors (eight levels up) that repeats
-        // among its siblings: a card, a row, a post.
-        constexpr int kRepeatLevels = 8;
-        constexpr std::uint32_t kMinRepeat = 3;
-        double repeat = 0.0;
-        double levels = kRepeatLevels + 1;
-        double group_share = 0.0;
-        std::uint32_t e = index;
-        for (int level = 0; e != 0 && level <= kRepeatLevels; ++level, e = facts[e - 1].parent) {
-            const ElementFacts& a = facts[e - 1];
-            if (a.repeat >= kMinRepeat && a.parent != 0) {
-                repeat = static_cast<double>(a.repeat);
-                levels = level;
-                group_share = facts[a.parent - 1].text / region_text;
-                break;
-            }
-        }
-        x[k++] = log1p_of(repeat);
-        x[k++] = levels;
-        x[k++] = group_share;
-        x[k++] = f.chrome ? 1.0 : 0.0;
-        x[k++] = f.boilerplate ? 1.0 : 0.0;
-        x[k++] = f.content ? 1.0 : 0.0;
-        x[k++] = f.in_list ? 1.0 : 0.0;
-        x[k++] = f.in_table ? 1.0 : 0.0;
-        x[k++] = f.in_heading ? 1.0 : 0.0;
-        x[k++] = f.in_form ? 1.0 : 0.0;
-        const auto neighbour = [&](std::size_t other) {
-            const double other_bytes = static_cast<double>(measures[other].bytes);
-            return std::pair{link_bytes[other] / other_bytes, log1p_of(other_bytes)};
-        };
-        const auto [prev_links, prev_text] = b > 0 ? neighbour(b - 1) : std::pair{-1.0, 0.0};
-        const auto [next_links, next_text] = b + 1 < blocks.size() ? neighbour(b + 1) : std::pair{-1.0, 0.0};
-        x[k++] = prev_links;
-        x[k++] = prev_text;
-        x[k++] = next_links;
-        x[k++] = next_text;
-        const auto& p = page_type_probabilities;
-        const auto at = [&](PageType t) { return p[static_cast<std::size_t>(t)]; };
-        x[k++] = at(PageType::article);
-        x[k++] = at(PageType::forum);
-        x[k++] = at(PageType::product);
-        x[k++] = at(PageType::listing) + at(PageType::collection);
-        x[k++] = at(PageType::documentation) + at(PageType::service);
+        blocks[b].element = s.blocks[b];
+        block_features(s, b, page_type_probabilities, blocks[b].features);
+    }
+    for (const auto& [text, b] : s.texts) {
+        blocks[b].texts.push_back(text);
     }
     return blocks;
 }
@@ -367,26 +404,34 @@ double block_content_probability(const BlockFeatures& features, int fold) noexce
 
 PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCount>& page_type_probabilities,
                            int fold) {
-    const std::vector<RegionBlock> blocks = region_blocks(content, page_type_probabilities);
+    // Each block's features are read as they are made and let go: a table of
+    // a million cells would otherwise hold a million feature rows.
+    const BlockScan s = scan_blocks(content);
     PrunePlan plan;
     const models::Forest forest = block_forest(fold);
-    std::vector<Node*> removed_texts;
+    std::vector<bool> removed(s.blocks.size(), false);
     double total = 0.0;
-    for (const RegionBlock& block : blocks) {
-        const double bytes = std::expm1(block.features[kTextLog]);
+    BlockFeatures x{};
+    for (std::size_t block = 0; block < s.blocks.size(); ++block) {
+        block_features(s, block, page_type_probabilities, x);
+        const double bytes = std::expm1(x[kTextLog]);
         total += bytes;
-        plan.repeated_share += block.features[kRepeatLog] > 0.0 ? bytes : 0.0;
-        plan.prose_share += bytes >= 100.0 && block.features[kEndsSentence] > 0.0 ? bytes : 0.0;
-        const double threshold = block.features[kListingOrCollection] >= block_model::kGridProbability
+        plan.repeated_share += x[kRepeatLog] > 0.0 ? bytes : 0.0;
+        plan.prose_share += bytes >= 100.0 && x[kEndsSentence] > 0.0 ? bytes : 0.0;
+        const double threshold = x[kListingOrCollection] >= block_model::kGridProbability
                                      ? block_model::kGridThreshold
                                      : block_model::kThreshold;
-        if (probability(forest, block.features) < threshold) {
-            removed_texts.insert(removed_texts.end(), block.texts.begin(), block.texts.end());
-        }
+        removed[block] = probability(forest, x) < threshold;
     }
     if (total > 0.0) {
         plan.repeated_share /= total;
         plan.prose_share /= total;
+    }
+    std::vector<Node*> removed_texts;
+    for (const auto& [text, block] : s.texts) {
+        if (removed[block]) {
+            removed_texts.push_back(text);
+        }
     }
     std::vector<Node*>& detach = plan.remove;
     if (removed_texts.empty()) {
@@ -397,20 +442,14 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
         return std::binary_search(removed_texts.begin(), removed_texts.end(), t);
     };
     // Elements whose every text goes, go whole (with their images and
-    // markers); elsewhere only the removed text nodes do. region_blocks left
-    // the elements numbered in document order: per element, its texts and
-    // how many of them go, summed from children to parents.
-    std::vector<Node*> elements;
-    for (Node* n = content; n != nullptr; n = dom::next_element(n, content)) {
-        elements.push_back(n);
-    }
+    // markers); elsewhere only the removed text nodes do. Per element, its
+    // texts and how many of them go, summed from children to parents.
+    const std::vector<Node*>& elements = s.elements;
     std::vector<std::pair<std::size_t, std::size_t>> counts(elements.size());
-    for (const RegionBlock& block : blocks) {
-        for (const Node* t : block.texts) {
-            auto& [all, out] = counts[t->parent->score.index - 1];
-            ++all;
-            out += is_removed(t) ? 1U : 0U;
-        }
+    for (const auto& [text, block] : s.texts) {
+        auto& [all, out] = counts[text->parent->score.index - 1];
+        ++all;
+        out += removed[block] ? 1U : 0U;
     }
     for (std::size_t i = elements.size(); i-- > 1;) {
         const auto [all, out] = counts[i];
