@@ -7,7 +7,7 @@
 // as `pith extract` (load, prepare), under its default budgets.
 //
 // With --blocks it prints instead, per page, the blocks of the main region
-// that auto's pruned-region candidate reads (classify/blocks.hpp):
+// that auto's pruned-region candidate reads (strategies/blocks.hpp):
 //   {"file", "blocks": [[features...]...], "texts": [...]}
 // after a first line {"block_feature_names": [...]}; a manifest line's third
 // field, a fold, picks the page-type model fitted without that fold.
@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "classify/blocks.hpp"
+#include "strategies/blocks.hpp"
 #include "classify/page_type.hpp"
 #include "strategies/run.hpp"
 #include "files.hpp"

@@ -4,7 +4,7 @@
 pith_bench_signals --blocks prints the blocks of each page's main region as
 auto's region pass finds it (paragraphs, list items, cells, headings, <div>s
 holding text), with the features pith computes for them
-(extractor/src/classify/blocks.cpp). A block is content when its words are in
+(extractor/src/strategies/blocks.cpp). A block is content when its words are in
 the page's annotated main content: for a block of three or more words, when
 at least half of its word pairs are pairs of the annotation; for a shorter
 one, when its words appear together in the annotation. Blocks weigh by their
@@ -21,7 +21,7 @@ never seen. The figures printed are out of fold: the word F1 of each page's
 region with the blocks its fold's model drops taken out, against the region
 whole. The decision threshold is the one that gives the best out-of-fold word
 F1 among a few. Six models are written to
-extractor/src/classify/block_model.inc: the one fitted on every page, which
+extractor/src/strategies/block_model.inc: the one fitted on every page, which
 pith uses, and the five fold models.
 
 usage: /usr/bin/python3 bench/fit/fit_blocks.py [--signals BIN] [--write | --check] [--min-gain G]
@@ -45,7 +45,7 @@ import wcxb  # noqa: E402
 from gbdt import Booster, forest_table, group_folds, write_or_check  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
-MODEL_FILE = REPO / "extractor" / "src" / "classify" / "block_model.inc"
+MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "block_model.inc"
 FOLDS = 5
 PARAMS = dict(objective="binary", rounds=80, max_depth=4, learning_rate=0.2, reg_lambda=1.0, min_child_weight=5.0)
 THRESHOLDS = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]

@@ -286,6 +286,12 @@ private:
             open_.push_back({Frame::none, 0});
             return false;
         }
+        if (tag == Tag::hr && (headings_open_ > 0 || links_open_ > 0)) {
+            // A rule drawn inside a card's link or a heading is decoration:
+            // it would end the link, so it goes.
+            open_.push_back({Frame::none, 0});
+            return false;
+        }
         if (tag == Tag::hr) {
             flush_paragraph();
             write_block_lines({"---"});
@@ -521,11 +527,14 @@ private:
     }
 
     void flush_paragraph() {
+        // What opened before this point is written already, or a block is
+        // being written inside it: either way it cannot close around its
+        // content (a link holding a heading stays plain).
+        for (Open& open : open_) {
+            open.broken = true;
+        }
         if (inline_.empty()) {
             return;
-        }
-        for (Open& open : open_) {
-            open.broken = true;  // what opened before this point is written already
         }
         std::vector<std::string> lines;
         std::string_view rest = inline_;

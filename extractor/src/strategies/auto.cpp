@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "classify/blocks.hpp"
+#include "strategies/blocks.hpp"
 #include "strategies/boilerplate.hpp"
 #include "strategies/judge.hpp"
 #include "strategies/run.hpp"
@@ -225,7 +225,7 @@ enum class Candidate { article, region, cleaned };
 struct RegionFacts {
     bool is_main = false;          // the region is the page's <main>, not its body
     std::size_t whole_bytes = 0;   // its text before pruning
-    double repeated_share = 0.0;   // PrunePlan's (classify/blocks.hpp)
+    double repeated_share = 0.0;   // PrunePlan's (strategies/blocks.hpp)
     double prose_share = 0.0;
 };
 

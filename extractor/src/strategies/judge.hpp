@@ -1,7 +1,7 @@
 // auto's judge (issue 24): which of its three candidates to return,
 //  - the article readability and fitness agree on (auto.cpp),
 //  - the page's main region (region.cpp) pruned of the blocks the block
-//    model reads as furniture (classify/blocks.hpp): a listing's cards, a
+//    model reads as furniture (strategies/blocks.hpp): a listing's cards, a
 //    forum's posts, a service page's sections;
 //  - the same region with the boilerplate auto removes from articles taken
 //    out (boilerplate.hpp): a product page, an article spread over siblings.
@@ -40,7 +40,7 @@ struct JudgeInput {
     bool fitness_kept = false;    // the article is fitness's, not readability's
     bool region_is_main = false;  // the region is the page's <main>, not its body
     std::size_t whole_region_bytes = 0;  // the region before pruning
-    double repeated_share = 0.0;         // PrunePlan's (classify/blocks.hpp)
+    double repeated_share = 0.0;         // PrunePlan's (strategies/blocks.hpp)
     double prose_share = 0.0;
 };
 

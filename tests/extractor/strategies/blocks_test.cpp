@@ -1,4 +1,4 @@
-#include "classify/blocks.hpp"
+#include "strategies/blocks.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The region's blocks and their model (blocks.hpp).
-#include "classify/blocks.hpp"
+#include "strategies/blocks.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -138,7 +138,7 @@ static_assert(kFeatureNames[kTextLog] == "text_log" && kFeatureNames[kEndsSenten
               kFeatureNames[kListingOrCollection] == "p_listing_or_collection");
 
 namespace block_model {
-#include "classify/block_model.inc"
+#include "strategies/block_model.inc"
 static_assert(kFeatureCount == kBlockFeatureCount, "block_model.inc was fitted on other features: refit");
 }  // namespace block_model
 
