@@ -368,7 +368,7 @@ std::optional<std::pair<RegionCandidate, RegionCandidate>> measure_regions(const
         PrunePlan plan = furniture_blocks(run.chosen->content, input.page_type_probabilities, input.model_fold);
         std::sort(plan.remove.begin(), plan.remove.end());
         whole.profile = profile_of(run.chosen->content, plan.remove);
-        whole.facts.whole_bytes = profile_of(run.chosen->content).text_bytes;
+        whole.facts.whole_bytes = whole.profile->text_bytes + plan.removed_bytes;
         whole.facts.repeated_share = plan.repeated_share;
         whole.facts.prose_share = plan.prose_share;
         cleaned.pass_index = whole.pass_index;

@@ -10,6 +10,7 @@
 #include "models/forest.hpp"
 #include "page/predicates.hpp"
 #include "strategies/boilerplate.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 
@@ -432,6 +433,9 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
         if (removed[block]) {
             removed_texts.push_back(text);
         }
+    }
+    for (const Node* text : removed_texts) {
+        plan.removed_bytes += text::trim(text->data).empty() ? 0U : text->data.size();
     }
     std::vector<Node*>& detach = plan.remove;
     if (removed_texts.empty()) {

@@ -48,6 +48,10 @@ struct PrunePlan {
     std::vector<dom::Node*> remove;
     double repeated_share = 0.0;  // of the region's text, in blocks of cards, rows or posts repeated 3 times or more
     double prose_share = 0.0;     // in blocks of 100 bytes or more that end a sentence
+    // The bytes of the removed text nodes that are not white space only, as
+    // auto's profiles count them: the region's text before pruning is its
+    // pruned profile's plus these.
+    std::size_t removed_bytes = 0;
 };
 [[nodiscard]] PrunePlan furniture_blocks(dom::Node* content,
                                          const std::array<double, kPageTypeCount>& page_type_probabilities, int fold);

@@ -600,17 +600,16 @@ bool has_stem_from(std::string_view names, std::span<const std::string_view> ste
                        [&](std::string_view stem) { return names.find(stem) != std::string_view::npos; });
 }
 
+// Whether `names` (naming_words(element)) or the element's classes name boilerplate.
+bool boilerplate_named(const Node* element, std::string_view names) {
+    return is_widget_class(class_name(element)) || has_stem_from(names, kBoilerplateStems) ||
+           has_word_from(names, kBoilerplateWords);
+}
+
 }  // namespace
 
 bool names_boilerplate(const Node* element) {
-    if (!element->has_attr("class") && !element->has_attr("id")) {
-        return false;
-    }
-    if (is_widget_class(class_name(element))) {
-        return true;
-    }
-    const std::string names = naming_words(element);
-    return has_stem_from(names, kBoilerplateStems) || has_word_from(names, kBoilerplateWords);
+    return (element->has_attr("class") || element->has_attr("id")) && boilerplate_named(element, naming_words(element));
 }
 
 ElementNames element_names(const Node* element) {
@@ -619,8 +618,7 @@ ElementNames element_names(const Node* element) {
         return out;
     }
     const std::string names = naming_words(element);
-    out.boilerplate = is_widget_class(class_name(element)) || has_stem_from(names, kBoilerplateStems) ||
-                      has_word_from(names, kBoilerplateWords);
+    out.boilerplate = boilerplate_named(element, names);
     out.chrome = has_stem_from(names, kChromeStems) || has_word_from(names, kChromeWords);
     out.content = has_word_from(names, kContentWords);
     return out;

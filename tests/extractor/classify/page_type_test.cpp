@@ -8,6 +8,7 @@
 #include <string>
 
 #include "page/declarations.hpp"
+#include "feature_named.hpp"
 #include "parse_or_fail.hpp"
 #include "pith/extract.hpp"
 
@@ -15,10 +16,7 @@ namespace pith::extract {
 namespace {
 
 double feature(const PageTypeFeatures& f, std::string_view name) {
-    const auto names = page_type_feature_names();
-    const auto it = std::find(names.begin(), names.end(), name);
-    EXPECT_NE(it, names.end()) << name;
-    return it == names.end() ? -1.0 : f[static_cast<std::size_t>(it - names.begin())];
+    return test::feature_named(f, page_type_feature_names(), name);
 }
 
 PageTypeFeatures features_of(std::string_view html, std::string_view url) {

@@ -8,16 +8,14 @@
 #include <vector>
 
 #include "dom/inner_text.hpp"
+#include "feature_named.hpp"
 #include "parse_or_fail.hpp"
 
 namespace pith::extract {
 namespace {
 
 double feature(const RegionBlock& block, std::string_view name) {
-    const auto names = block_feature_names();
-    const auto it = std::find(names.begin(), names.end(), name);
-    EXPECT_NE(it, names.end()) << name;
-    return it == names.end() ? -1.0 : block.features[static_cast<std::size_t>(it - names.begin())];
+    return test::feature_named(block.features, block_feature_names(), name);
 }
 
 std::array<double, kPageTypeCount> an_article() {
