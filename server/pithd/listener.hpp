@@ -6,9 +6,11 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+
+#include <sys/signalfd.h>
 
 #include <atomic>
 #include <memory>
@@ -26,13 +28,15 @@ class Session;
 
 class Listener : public std::enable_shared_from_this<Listener> {
 public:
-    Listener(net::io_context& ioc, const config::ServerConfig& config, Service& service, Metrics& metrics)
+    // shutdown_signals: a signalfd for SIGINT and SIGTERM (see open_shutdown_signals).
+    Listener(net::io_context& ioc, const config::ServerConfig& config, Service& service, Metrics& metrics,
+             int shutdown_signals)
         : ioc_(ioc),
           config_(config),
           service_(service),
           metrics_(metrics),
           acceptor_(net::make_strand(ioc)),
-          signals_(ioc, SIGINT, SIGTERM),
+          signals_(ioc, shutdown_signals),
           lifecycle_timer_(ioc),
           accept_retry_timer_(acceptor_.get_executor()) {}
 
@@ -51,7 +55,8 @@ private:
     void do_accept();
     void on_accept(error_code ec, tcp::socket socket);
     void reject(tcp::socket& socket);
-    void on_signal(error_code ec, int signal);
+    void wait_for_signal();
+    void on_signal(error_code ec, std::size_t bytes);
     void start_drain();
     void finish();
 
@@ -60,7 +65,8 @@ private:
     Service& service_;
     Metrics& metrics_;
     tcp::acceptor acceptor_;
-    net::signal_set signals_;
+    net::posix::stream_descriptor signals_;
+    signalfd_siginfo signal_info_{};
     net::steady_timer lifecycle_timer_;  // shutdown delay, then drain timeout
     net::steady_timer accept_retry_timer_;
     std::mutex sessions_mutex_;                     // guards sessions_
