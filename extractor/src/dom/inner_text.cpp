@@ -49,7 +49,14 @@ std::size_t inner_text_length(const Node* node, bool normalize) {
                 pos = end;
                 continue;
             }
-            const std::size_t w = text::space_at(s, pos);
+            // ASCII white space, the common case, without the code point decoding.
+            if (first == ' ' || (first >= 0x09 && first <= 0x0D)) {
+                ++pending_units;
+                ++pending_count;
+                ++pos;
+                continue;
+            }
+            const std::size_t w = first < 0x80 ? 0 : text::space_at(s, pos);
             if (w != 0) {
                 pending_units += text::utf16_length(s.substr(pos, w));
                 ++pending_count;

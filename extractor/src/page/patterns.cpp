@@ -8,10 +8,27 @@ namespace pith::patterns {
 
 namespace {
 
+// The needles are lower case; `s` is folded once (on the stack when it is as
+// short as class and id strings usually are) rather than once per needle.
 template <std::size_t N>
 bool contains_any(std::string_view s, const std::array<std::string_view, N>& needles) noexcept {
+    constexpr std::size_t kStack = 256;
+    if (s.size() > kStack) {
+        for (std::string_view needle : needles) {
+            if (text::icontains_ascii(s, needle)) {
+                return true;
+            }
+        }
+        return false;
+    }
+    std::array<char, kStack> folded;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        folded[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    const std::string_view lower(folded.data(), s.size());
     for (std::string_view needle : needles) {
-        if (text::icontains_ascii(s, needle)) {
+        if (lower.find(needle) != std::string_view::npos) {
             return true;
         }
     }
