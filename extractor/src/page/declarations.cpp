@@ -1,7 +1,11 @@
 #include "page/declarations.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <string_view>
 
+#include "metadata/metadata.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -46,6 +50,86 @@ void scan_types(std::string_view json, std::vector<std::string>& out) {
     }
 }
 
+bool is_product_type(std::string_view type) {
+    return type == "product" || type == "productgroup";
+}
+
+bool declares_product(const nlohmann::json& object) {
+    const auto type = object.find("@type");
+    if (type == object.end()) {
+        return false;
+    }
+    const auto named = [](const nlohmann::json& value) {
+        if (!value.is_string()) {
+            return false;
+        }
+        std::string name = text::to_lower_ascii(value.get_ref<const std::string&>());
+        if (const std::size_t slash = name.rfind('/'); slash != std::string::npos) {
+            name.erase(0, slash + 1);
+        }
+        return is_product_type(name);
+    };
+    return named(*type) || (type->is_array() && std::any_of(type->begin(), type->end(), named));
+}
+
+// Tags out, entities decoded, white space collapsed: descriptions are often
+// written as HTML inside the JSON string.
+std::string plain_text(std::string_view html) {
+    std::string out;
+    out.reserve(html.size());
+    bool in_tag = false;
+    for (const char c : html) {
+        if (c == '<') {
+            in_tag = true;
+            out.push_back(' ');
+        } else if (c == '>' && in_tag) {
+            in_tag = false;
+        } else if (!in_tag) {
+            out.push_back(c);
+        }
+    }
+    return std::string(text::trim(text::collapse_runs(unescape_html_entities(out))));
+}
+
+// The description of the first product the script declares, at its top, in
+// an array or in an @graph; "" when none. The walk is iterative and bounded.
+std::string product_description(std::string_view script) {
+    constexpr std::size_t kMaxBytes = 16U * 1024U;  // a description, not a catalogue
+    constexpr std::size_t kMaxVisits = 4096;
+    const nlohmann::json parsed = nlohmann::json::parse(script.begin(), script.end(), nullptr, false);
+    if (parsed.is_discarded()) {
+        return {};
+    }
+    std::vector<const nlohmann::json*> pending = {&parsed};
+    for (std::size_t visits = 0; !pending.empty() && visits < kMaxVisits; ++visits) {
+        const nlohmann::json* value = pending.back();
+        pending.pop_back();
+        if (value->is_array()) {
+            for (auto it = value->rbegin(); it != value->rend(); ++it) {
+                pending.push_back(&*it);
+            }
+            continue;
+        }
+        if (!value->is_object()) {
+            continue;
+        }
+        if (declares_product(*value)) {
+            const auto description = value->find("description");
+            if (description != value->end() && description->is_string()) {
+                const std::string& raw = description->get_ref<const std::string&>();
+                std::string plain = plain_text(std::string_view(raw).substr(0, kMaxBytes));
+                if (!plain.empty()) {
+                    return plain;
+                }
+            }
+        }
+        if (const auto graph = value->find("@graph"); graph != value->end()) {
+            pending.push_back(&*graph);
+        }
+    }
+    return {};
+}
+
 bool has_rel(std::string_view rel, std::string_view token) {
     std::size_t pos = 0;
     while (pos < rel.size()) {
@@ -71,8 +155,15 @@ PageDeclarations read_declarations(const dom::Document& doc) {
         if (n->is(Tag::script)) {
             if (text::iequals_ascii(text::trim(n->attr("type")), "application/ld+json")) {
                 for (const Node* t = n->first_child; t != nullptr; t = t->next) {
-                    if (t->is_text()) {
-                        scan_types(t->data, out.json_ld_types);
+                    if (!t->is_text()) {
+                        continue;
+                    }
+                    const std::size_t known = out.json_ld_types.size();
+                    scan_types(t->data, out.json_ld_types);
+                    if (out.product_description.empty() &&
+                        std::any_of(out.json_ld_types.begin() + static_cast<std::ptrdiff_t>(known),
+                                    out.json_ld_types.end(), [](const std::string& type) { return is_product_type(type); })) {
+                        out.product_description = product_description(t->data);
                     }
                 }
             }

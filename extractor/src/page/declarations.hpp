@@ -1,6 +1,6 @@
 // What a page says of itself in its markup rather than its text: the
-// schema.org @type values of its JSON-LD, its Open Graph type and its
-// canonical URL. The page-type classifier reads them (classify/); they are
+// schema.org @type values of its JSON-LD, its Open Graph type, its
+// canonical URL and a declared product's description. The page-type classifier reads them (classify/); they are
 // read during preparation, before the scripts that hold JSON-LD are removed.
 // Internal header.
 #pragma once
@@ -18,11 +18,16 @@ struct PageDeclarations {
     std::vector<std::string> json_ld_types;
     std::string og_type;        // <meta property="og:type">, lower case; "" when none
     std::string canonical_url;  // <link rel="canonical">, else og:url; as written; "" when none
+    // The "description" of the first schema.org Product or ProductGroup in the
+    // JSON-LD, as plain text (entities decoded, tags dropped, white space
+    // collapsed); "" when none. Product pages often keep it in a tab the DOM
+    // hides or fills by script.
+    std::string product_description;
 };
 
 // One walk over the elements of `doc` as parsed. The JSON-LD is scanned for
 // its "@type" members as text, not parsed: a page's dozen scripts cost no
-// more than reading them.
+// more than reading them. Only a script that declares a product is parsed.
 [[nodiscard]] PageDeclarations read_declarations(const dom::Document& doc);
 
 }  // namespace pith::extract

@@ -8,6 +8,7 @@
 #include "page/prep.hpp"
 #include "rules/site_rule.hpp"
 #include "rules/xpath.hpp"
+#include "strategies/declared.hpp"
 #include "strategies/run.hpp"
 
 namespace pith::extract {
@@ -70,6 +71,10 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
         article.rule->outcome = "no_content";
     } else {
         run = run_strategy(page.doc, options, input, state, article);
+        if (options.strategy == Strategy::automatic && input.page_type == PageType::product && run.chosen &&
+            add_declared_description(*run.chosen, page.declarations.product_description)) {
+            article.decision += "; the product description its JSON-LD declares was added";
+        }
         if (applied) {
             article.rule->outcome = rule->body.empty() ? "no_body" : "fell_back";
         }

@@ -123,6 +123,59 @@ TEST(PageType, AListingForcedAsSuchKeepsEveryCardWithItsTitle) {
     EXPECT_EQ(article.text_content.find("About"), std::string::npos);
 }
 
+std::string product_page(std::string_view shown_description) {
+    return "<html><head><title>Trail shoe</title><script type=\"application/ld+json\">"
+           "{\"@context\":\"https://schema.org\",\"@graph\":[{\"@type\":\"BreadcrumbList\"},"
+           "{\"@type\":[\"https://schema.org/Product\"],\"name\":\"Trail shoe\",\"description\":"
+           "\"<p>Featherweight racer: knitted upper, cushioned heel pod &amp; studded outsole, built "
+           "for mountain marathons.</p>\"}]}</script></head><body><nav><a href=\"/\">Shop</a></nav><main><h1>Trail shoe</h1>"
+           "<p class=\"price\">$120.00</p><button class=\"tab\">Description</button><div class=\"panel\">" +
+           std::string(shown_description) +
+           "</div><p>Free returns within thirty days of delivery, on every order placed in the shop.</p>"
+           "<table><tr><th>Weight</th><td>280 grams for a men's size nine, measured without the insole</td></tr>"
+           "<tr><th>Drop</th><td>Six millimetres from heel to toe, for a natural stride on the flat</td></tr>"
+           "<tr><th>Upper</th><td>Recycled mesh with a welded toe cap that sheds mud and water</td></tr>"
+           "<tr><th>Sole</th><td>Sticky rubber with five millimetre lugs for wet rock and loose gravel</td></tr>"
+           "<tr><th>Care</th><td>Rinse in cold water and dry away from direct heat after every run</td></tr>"
+           "</table><h2>Fit</h2><p>The last is roomy at the toe and snug at the heel, so most runners take their "
+           "usual size; if you are between sizes, take the larger one for long descents.</p><p>The laces are "
+           "flat and stay tied in the wet, and a small pocket on the tongue holds their ends out of the way.</p>"
+           "</main>"
+           "<footer>Copyright line</footer></body></html>";
+}
+
+TEST(PageType, TheJsonLdProductDescriptionIsReadAsPlainText) {
+    const dom::Document doc = test::parse_or_fail(product_page(""));
+    EXPECT_EQ(read_declarations(doc).product_description,
+              "Featherweight racer: knitted upper, cushioned heel pod & studded outsole, built for mountain marathons.");
+    const dom::Document article = test::parse_or_fail(
+        "<script type=\"application/ld+json\">{\"@type\":\"NewsArticle\",\"description\":\"Not a product\"}"
+        "</script><p>x</p>");
+    EXPECT_EQ(read_declarations(article).product_description, "");
+}
+
+TEST(PageType, AProductPageGetsTheDescriptionItsDomHidesOnce) {
+    ExtractOptions options;
+    options.page_type = PageType::product;
+    const Article hidden = extract(product_page(""), options);
+    ASSERT_EQ(hidden.status, Status::ok);
+    EXPECT_NE(hidden.text_content.find("Featherweight racer: knitted upper, cushioned heel pod & studded outsole"), std::string::npos)
+        << hidden.text_content;
+    EXPECT_NE(hidden.decision.find("JSON-LD"), std::string::npos) << hidden.decision;
+    // Shown in the DOM already: not written twice.
+    const Article shown =
+        extract(product_page("<p>Featherweight racer with a knitted upper, a cushioned heel pod and a studded "
+                             "outsole, built for mountain marathons.</p>"),
+                options);
+    ASSERT_EQ(shown.status, Status::ok);
+    EXPECT_EQ(shown.text_content.find("heel pod &"), std::string::npos) << shown.text_content;
+    EXPECT_EQ(shown.decision.find("JSON-LD"), std::string::npos) << shown.decision;
+    // Only auto adds it.
+    options.strategy = Strategy::readability;
+    const Article readability = extract(product_page(""), options);
+    EXPECT_EQ(readability.text_content.find("Featherweight"), std::string::npos);
+}
+
 TEST(PageType, ARefusedPageHasNoType) {
     ExtractOptions options;
     options.budgets.max_input_bytes = 10;
