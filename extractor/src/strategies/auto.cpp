@@ -281,8 +281,8 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice,
     const std::string type(page_type_name(input.page_type));
     const std::optional<JudgeVerdict> verdict = input.page_type_forced ? std::nullopt : judge(features, input.model_fold);
     if (!verdict) {
-        const Candidate pick = by_page_type(input.page_type) == Candidate::region ? region_or_cleaned
-                                                                                  : by_page_type(input.page_type);
+        const Candidate typed = by_page_type(input.page_type);
+        const Candidate pick = typed == Candidate::region ? region_or_cleaned : typed;
         article.decision = pick == Candidate::region    ? "region kept: a " + type + " page's content is its main region"
                            : pick == Candidate::cleaned ? "cleaned region kept: a " + type + " page's content is "
                                                           "its main region without boilerplate"

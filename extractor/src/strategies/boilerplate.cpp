@@ -158,7 +158,6 @@ bool is_widget_class(std::string_view classes) noexcept {
     return false;
 }
 
-
 // Whole words of class and id that name a page's chrome, which no kind of
 // page counts as its content.
 constexpr std::string_view kChromeWords[] = {
