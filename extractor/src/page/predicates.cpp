@@ -115,6 +115,22 @@ bool is_heading(const Node* node) noexcept {
            node->is(Tag::h6);
 }
 
+bool is_inline_element(const Node* n) noexcept {
+    if (n->ns != dom::Namespace::html) {
+        return true;
+    }
+    switch (n->tag) {
+    case Tag::a: case Tag::abbr: case Tag::b: case Tag::bdi: case Tag::bdo: case Tag::big: case Tag::br:
+    case Tag::cite: case Tag::code: case Tag::data: case Tag::del: case Tag::dfn: case Tag::em: case Tag::font:
+    case Tag::i: case Tag::img: case Tag::ins: case Tag::kbd: case Tag::label: case Tag::mark: case Tag::nobr:
+    case Tag::q: case Tag::s: case Tag::samp: case Tag::small: case Tag::span: case Tag::strike: case Tag::strong:
+    case Tag::sub: case Tag::sup: case Tag::time: case Tag::tt: case Tag::u: case Tag::var: case Tag::wbr:
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool is_phrasing_content(const Node* node) noexcept {
     if (node->kind == NodeKind::text) {
         return true;

@@ -29,6 +29,9 @@ namespace pith::extract {
 [[nodiscard]] bool is_heading(const dom::Node* node) noexcept;
 // _isPhrasingContent.
 [[nodiscard]] bool is_phrasing_content(const dom::Node* node) noexcept;
+// pith's own: elements that flow inside a line (and any outside HTML's
+// namespace), whose text belongs to the block around them.
+[[nodiscard]] bool is_inline_element(const dom::Node* node) noexcept;
 // _isWhitespace: a blank text node or a <br>.
 [[nodiscard]] bool is_whitespace(const dom::Node* node) noexcept;
 // _isElementWithoutContent.

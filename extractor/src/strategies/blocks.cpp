@@ -19,23 +19,6 @@ namespace {
 using dom::Node;
 using dom::Tag;
 
-// Elements that flow inside a line: their text belongs to the block around them.
-bool is_inline(const Node* n) noexcept {
-    if (n->ns != dom::Namespace::html) {
-        return true;
-    }
-    switch (n->tag) {
-    case Tag::a: case Tag::abbr: case Tag::b: case Tag::bdi: case Tag::bdo: case Tag::big: case Tag::br:
-    case Tag::cite: case Tag::code: case Tag::data: case Tag::del: case Tag::dfn: case Tag::em: case Tag::font:
-    case Tag::i: case Tag::img: case Tag::ins: case Tag::kbd: case Tag::label: case Tag::mark: case Tag::nobr:
-    case Tag::q: case Tag::s: case Tag::samp: case Tag::small: case Tag::span: case Tag::strike: case Tag::strong:
-    case Tag::sub: case Tag::sup: case Tag::time: case Tag::tt: case Tag::u: case Tag::var: case Tag::wbr:
-        return true;
-    default:
-        return false;
-    }
-}
-
 // The tag groups a block is one of; one feature each.
 enum class TagGroup : std::uint8_t { paragraph, list_item, major_heading, minor_heading, cell, code, term, quote,
                                      caption, other, count_ };
@@ -183,7 +166,7 @@ BlockScan scan_blocks(Node* content) {
                              p.in_link, p.in_list, p.in_table, p.in_heading, p.in_form,
                              p.chrome, p.boilerplate, p.content, 0.0, 0.0};
         }
-        f.block = is_inline(e) && f.parent != 0 ? facts[f.parent - 1].block : static_cast<std::uint32_t>(i + 1);
+        f.block = is_inline_element(e) && f.parent != 0 ? facts[f.parent - 1].block : static_cast<std::uint32_t>(i + 1);
         f.in_link = f.in_link || e->is(Tag::a);
         f.in_list = f.in_list || e->is(Tag::li);
         f.in_table = f.in_table || e->is(Tag::table);
