@@ -23,6 +23,8 @@
 //                  --max-rules-ratio R, exit 1 above it
 //   --markdown     the pipeline also renders Markdown; with --max-markdown-share F,
 //                  exit 1 when that rendering takes more than F of the pipeline's time
+//   --max-confidence-share F  exit 1 when the confidence (its signals and
+//                  models) takes more than F of the pipeline's time
 //   --smoke        3 pages per set, 1 repeat, ratio reported but not enforced (CI)
 // Exit status: 0 ok, 1 ratio above --max-ratio, 2 usage or corpus error, 3 sanity
 // check failed.
@@ -75,6 +77,7 @@ struct Options {
     pith::extract::Strategy strategy = pith::extract::Strategy::automatic;
     bool markdown = false;
     std::optional<double> max_markdown_share;
+    std::optional<double> max_confidence_share;
     std::optional<std::string> rules_dir;
     std::optional<double> max_rules_ratio;
 };
@@ -83,7 +86,8 @@ void print_usage(std::FILE* out) {
     std::fprintf(out,
                  "usage: pith_bench_speed [--corpus-set mozilla|trafilatura|both] [--repeat N]\n"
                  "                        [--limit N] [--corpus DIR] [--max-ratio R] [--strategy NAME] [--markdown]\n"
-                 "                        [--max-markdown-share F] [--rules-dir D] [--max-rules-ratio R] [--smoke]\n");
+                 "                        [--max-markdown-share F] [--max-confidence-share F] [--rules-dir D]\n"
+                 "                        [--max-rules-ratio R] [--smoke]\n");
 }
 
 std::optional<std::size_t> parse_count(const char* text, const char* flag) {
@@ -149,13 +153,16 @@ std::optional<Options> parse_args(int argc, char** argv) {
             options.markdown = true;
         } else if (arg == "--rules-dir" && has_value) {
             options.rules_dir = argv[++i];
-        } else if ((arg == "--max-rules-ratio" || arg == "--max-markdown-share") && has_value) {
+        } else if ((arg == "--max-rules-ratio" || arg == "--max-markdown-share" || arg == "--max-confidence-share") &&
+                   has_value) {
             const char* flag = argv[i];
             const auto bound = parse_positive(argv[++i], flag);
             if (!bound) {
                 return std::nullopt;
             }
-            (arg == "--max-rules-ratio" ? options.max_rules_ratio : options.max_markdown_share) = *bound;
+            (arg == "--max-rules-ratio"      ? options.max_rules_ratio
+             : arg == "--max-markdown-share" ? options.max_markdown_share
+                                             : options.max_confidence_share) = *bound;
         } else if (arg == "--smoke") {
             options.smoke = true;
         } else if (arg == "--help" || arg == "-h") {
@@ -530,18 +537,19 @@ int main(int argc, char** argv) {
                 pct(static_cast<double>(st.metadata_us)), pct(static_cast<double>(st.passes_us)),
                 pct(static_cast<double>(st.serialize_us)), pct(static_cast<double>(st.confidence_us)),
                 pct(static_cast<double>(st.render_us)), pct(std::max(0.0, total_us - staged_us)));
-    bool markdown_ok = true;
-    if (options->markdown) {
-        // The rendering's share of the same runs' time: a ratio, so the noise cancels.
-        const double share = total_us > 0.0 ? static_cast<double>(st.render_us) / total_us : 0.0;
-        markdown_ok = !options->max_markdown_share || share <= *options->max_markdown_share;
-        std::printf("Markdown: %.1f%% of pipeline time", 100.0 * share);
-        if (options->max_markdown_share) {
-            std::printf(" (acceptance <= %.1f%%): %s", 100.0 * *options->max_markdown_share,
-                        markdown_ok ? "PASS" : "FAIL");
+    // A stage's share of the same runs' time: a ratio, so the noise cancels.
+    const auto share_within = [&](const char* stage, std::int64_t stage_us, std::optional<double> bound) {
+        const double share = total_us > 0.0 ? static_cast<double>(stage_us) / total_us : 0.0;
+        const bool ok = !bound || share <= *bound;
+        std::printf("%s: %.1f%% of pipeline time", stage, 100.0 * share);
+        if (bound) {
+            std::printf(" (acceptance <= %.1f%%): %s", 100.0 * *bound, ok ? "PASS" : "FAIL");
         }
         std::printf("\n");
-    }
+        return ok;
+    };
+    const bool markdown_ok = !options->markdown || share_within("Markdown", st.render_us, options->max_markdown_share);
+    const bool confidence_ok = share_within("confidence", st.confidence_us, options->max_confidence_share);
 
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
@@ -549,5 +557,5 @@ int main(int argc, char** argv) {
                 static_cast<double>(usage.ru_maxrss) / 1024.0,
                 static_cast<double>(raw_bytes + utf8_bytes) / (1024.0 * 1024.0));
 
-    return (ratio_ok || options->smoke) && markdown_ok && rules_ok ? 0 : 1;
+    return (ratio_ok || options->smoke) && markdown_ok && confidence_ok && rules_ok ? 0 : 1;
 }

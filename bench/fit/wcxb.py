@@ -61,6 +61,11 @@ def word_prf(extracted, reference):
     return precision, recall, (2 * precision * recall / (precision + recall) if overlap else 0.0)
 
 
+def page_html(root, key):
+    """The bytes of wcxb-dev's page `key`."""
+    return gzip.open(root / corpus.WCXB / "html" / f"{key}.html.gz").read()
+
+
 def run_pith(pith, root, pages, fold_of, extra=(), out_of_fold=True, jobs=2):
     """{key: pith's JSON answer} for every page, each fold's pages run with
     --model-fold FOLD (out_of_fold) or with the models fitted on every page."""
@@ -69,7 +74,7 @@ def run_pith(pith, root, pages, fold_of, extra=(), out_of_fold=True, jobs=2):
         paths = {}
         for key, *_ in pages:
             path = Path(tmp) / f"{key}.html"
-            path.write_bytes(gzip.open(root / corpus.WCXB / "html" / f"{key}.html.gz").read())
+            path.write_bytes(page_html(root, key))
             paths[key] = path
         groups = range(FOLDS) if out_of_fold else [None]
         for fold in groups:

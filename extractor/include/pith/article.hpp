@@ -88,13 +88,14 @@ struct StrategyOutcome {
     bool kept = false;             // the one auto returned
 };
 
-// The signals the confidence model reads, in the order of its weights
-// (confidence/confidence_model.inc, fitted by bench/fit/fit_confidence.py). The last
-// five are auto's: 0 for the other strategies.
 inline constexpr std::size_t kJudgeFeatureCount = 26;
 [[nodiscard]] std::span<const std::string_view, kJudgeFeatureCount> judge_feature_names() noexcept;
 
-inline constexpr std::size_t kConfidenceFeatureCount = 14;
+// The signals the confidence models read (confidence/confidence_model.inc,
+// fitted by bench/fit/fit_confidence.py), by name. auto's own (the agreement
+// of its strategies, what its judge read and predicted, the candidate it
+// kept) are 0 for the other strategies.
+inline constexpr std::size_t kConfidenceFeatureCount = 50;
 [[nodiscard]] std::span<const std::string_view, kConfidenceFeatureCount> confidence_feature_names() noexcept;
 
 // A site rule's part in one extraction.
@@ -146,9 +147,13 @@ struct Article {
     std::optional<std::string> favicon;
     bool readerable = false;   // is_probably_readable's answer on the same document
     Status status = Status::no_content;
-    // The estimated probability that the article is right (confidence/confidence.hpp
-    // says what "right" means); 0 when there is no article.
+    // The estimated probability that the article's word F1 against the page's
+    // main content is 0.8 or more (confidence/confidence.hpp); 0 when there
+    // is no article.
     double confidence = 0.0;
+    // The article's word F1 the same models predict, in [0, 1]; none when
+    // there is no article.
+    std::optional<double> predicted_f1;
     std::optional<Error> error;  // set when status is budget_exceeded
     std::string charset;       // the charset the input was decoded from
     Strategy strategy = Strategy::readability;  // the strategy asked for

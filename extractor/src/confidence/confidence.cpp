@@ -4,9 +4,24 @@
 #include <cmath>
 #include <string_view>
 
+#include "models/forest.hpp"
+
 namespace pith::extract {
 
 namespace {
+
+enum Feature : std::size_t {
+    log_text_length, page_share, link_density, relaxation, runner_up_ratio, readerable, best_attempt,
+    log_paragraphs, prose_share,
+    removed_share, agreement, coverage, kept_fitness, length_disparity,
+    p_article,  // then one probability per page type, in PageType's order
+    log_lines = p_article + kPageTypeCount, short_line_share, sentence_line_share, digit_line_share,
+    repeated_line_share, log_words_per_line,
+    judge_first,  // then the judge's features after its page-type probabilities
+    region_gain = judge_first + kJudgeFeatureCount - kPageTypeCount, cleaned_region_gain, kept_region,
+    kept_cleaned_region, feature_end,
+};
+static_assert(feature_end == kConfidenceFeatureCount, "kConfidenceFeatureCount is the features' number");
 
 constexpr std::array<std::string_view, kConfidenceFeatureCount> kFeatureNames = {
     "log_text_length",   // ln(1 + article text)
@@ -23,15 +38,30 @@ constexpr std::array<std::string_view, kConfidenceFeatureCount> kFeatureNames = 
     "coverage",          // auto: the larger
     "kept_fitness",      // auto: 0 or 1
     "length_disparity",  // auto: |ln((1 + readability's text) / (1 + fitness's))|
+    "p_article", "p_forum", "p_product", "p_collection", "p_listing", "p_documentation", "p_service",
+    "log_lines",            // ln(1 + lines), ContentShape's
+    "short_line_share",     // of the words, in lines of under six
+    "sentence_line_share",  // of the lines
+    "digit_line_share",     // of the lines
+    "repeated_line_share",  // of the lines
+    "log_words_per_line",   // ln(1 + words / lines)
+    // auto: the judge's features (judge.cpp), 0 when it read none.
+    "judge_article_length", "judge_region_length", "judge_cleaned_length", "judge_article_to_region",
+    "judge_cleaned_to_region", "judge_article_in_region", "judge_article_in_cleaned", "judge_article_links",
+    "judge_region_links", "judge_cleaned_links", "judge_article_blocks_to_region", "judge_cleaned_blocks_to_region",
+    "judge_readability_in_fitness", "judge_fitness_in_readability", "judge_fitness_kept", "judge_region_is_main",
+    "judge_whole_to_region", "judge_repeated_share", "judge_prose_share",
+    "region_gain",          // auto: the gain in word F1 the judge predicted for the pruned region
+    "cleaned_region_gain",  // auto: and for the cleaned one
+    "kept_region",          // auto: 0 or 1, the candidate returned
+    "kept_cleaned_region",  // auto: 0 or 1
 };
 
-// One row per strategy, in Strategy's order: the intercept, then a weight per
-// feature.
-using ModelRow = std::array<double, kConfidenceFeatureCount + 1>;
-constexpr ModelRow kModel[] = {
+namespace confidence_model {
 #include "confidence/confidence_model.inc"
-};
-static_assert(std::size(kModel) == 4, "a row for each of readability, lectito, fitness and auto");
+static_assert(kFeatureCount == kConfidenceFeatureCount, "confidence_model.inc was fitted on other features: refit");
+static_assert(kModels == 8, "two models (confidence, then predicted F1) for each of four strategies");
+}  // namespace confidence_model
 
 double share(std::size_t part, std::size_t whole) noexcept {
     return whole == 0 ? 0.0 : std::min(1.0, static_cast<double>(part) / static_cast<double>(whole));
@@ -50,6 +80,11 @@ std::size_t model_row(Strategy strategy) noexcept {
     return 3;
 }
 
+double model_margin(std::size_t m, const ConfidenceFeatures& features) noexcept {
+    using namespace confidence_model;
+    return models::margin(models::model_of(kNodes, kStarts, kModelTrees, m, 1, kBase[m]), features);
+}
+
 }  // namespace
 
 std::span<const std::string_view, kConfidenceFeatureCount> confidence_feature_names() noexcept {
@@ -58,32 +93,47 @@ std::span<const std::string_view, kConfidenceFeatureCount> confidence_feature_na
 
 ConfidenceFeatures confidence_features(const ConfidenceInputs& in) noexcept {
     ConfidenceFeatures f{};
-    f[0] = log1p_size(in.text_length);
-    f[1] = share(in.text_length, in.page_text_length);
-    f[2] = std::clamp(in.link_density, 0.0, 1.0);
-    f[3] = static_cast<double>(in.relaxation);
-    f[4] = std::clamp(in.runner_up_ratio, 0.0, 1.0);
-    f[5] = in.readerable ? 1.0 : 0.0;
-    f[6] = in.status == Status::best_attempt ? 1.0 : 0.0;
-    f[7] = log1p_size(in.paragraphs);
-    f[8] = share(in.paragraph_text, in.text_length);
+    f[log_text_length] = log1p_size(in.text_length);
+    f[page_share] = share(in.text_length, in.page_text_length);
+    f[link_density] = std::clamp(in.link_density, 0.0, 1.0);
+    f[relaxation] = static_cast<double>(in.relaxation);
+    f[runner_up_ratio] = std::clamp(in.runner_up_ratio, 0.0, 1.0);
+    f[readerable] = in.readerable ? 1.0 : 0.0;
+    f[best_attempt] = in.status == Status::best_attempt ? 1.0 : 0.0;
+    f[log_paragraphs] = log1p_size(in.paragraphs);
+    f[prose_share] = share(in.paragraph_text, in.text_length);
+    std::copy(in.page_type_probabilities.begin(), in.page_type_probabilities.end(), f.begin() + p_article);
+    const ContentShape& shape = in.shape;
+    f[log_lines] = log1p_size(shape.lines);
+    f[short_line_share] = share(shape.short_line_words, shape.words);
+    f[sentence_line_share] = share(shape.sentence_lines, shape.lines);
+    f[digit_line_share] = share(shape.digit_lines, shape.lines);
+    f[repeated_line_share] = share(shape.repeated_lines, shape.lines);
+    f[log_words_per_line] =
+        shape.lines == 0 ? 0.0 : std::log1p(static_cast<double>(shape.words) / static_cast<double>(shape.lines));
     if (in.strategy == Strategy::automatic) {
-        f[9] = share(in.removed_text, in.text_length + in.removed_text);
-        f[10] = std::min(in.readability_in_fitness, in.fitness_in_readability);
-        f[11] = std::max(in.readability_in_fitness, in.fitness_in_readability);
-        f[12] = in.kept_fitness ? 1.0 : 0.0;
-        f[13] = std::abs(log1p_size(in.readability_length) - log1p_size(in.fitness_length));
+        f[removed_share] = share(in.removed_text, in.text_length + in.removed_text);
+        f[agreement] = std::min(in.readability_in_fitness, in.fitness_in_readability);
+        f[coverage] = std::max(in.readability_in_fitness, in.fitness_in_readability);
+        f[kept_fitness] = in.kept_fitness ? 1.0 : 0.0;
+        f[length_disparity] = std::abs(log1p_size(in.readability_length) - log1p_size(in.fitness_length));
+        if (in.judge_features.size() == kJudgeFeatureCount) {
+            std::copy(in.judge_features.begin() + kPageTypeCount, in.judge_features.end(), f.begin() + judge_first);
+        }
+        f[region_gain] = in.region_gain;
+        f[cleaned_region_gain] = in.cleaned_region_gain;
+        f[kept_region] = in.kept_region ? 1.0 : 0.0;
+        f[kept_cleaned_region] = in.kept_cleaned_region ? 1.0 : 0.0;
     }
     return f;
 }
 
-double confidence_from(Strategy strategy, const ConfidenceFeatures& features) noexcept {
-    const ModelRow& row = kModel[model_row(strategy)];
-    double z = row[0];
-    for (std::size_t i = 0; i < features.size(); ++i) {
-        z += row[i + 1] * features[i];
-    }
-    return 1.0 / (1.0 + std::exp(-z));
+ConfidenceEstimate confidence_from(Strategy strategy, const ConfidenceFeatures& features) noexcept {
+    const std::size_t row = model_row(strategy);
+    ConfidenceEstimate estimate;
+    estimate.probability = 1.0 / (1.0 + std::exp(-model_margin(2 * row, features)));
+    estimate.predicted_f1 = std::clamp(model_margin(2 * row + 1, features), 0.0, 1.0);
+    return estimate;
 }
 
 }  // namespace pith::extract

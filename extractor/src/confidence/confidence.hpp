@@ -1,22 +1,39 @@
-// How likely it is that the article pith returns is right: a logistic model
-// over signals the pipeline already has, fitted per strategy on both
-// development corpora by bench/fit/fit_confidence.py. score.cpp is the stage
-// (step 9 of extract()); confidence.cpp the model. Internal header.
+// How good the article pith returns is likely to be: boosted trees over
+// signals the pipeline already has, fitted per strategy on wcxb-dev and
+// Mozilla's pages by bench/fit/fit_confidence.py. score.cpp is the stage
+// (step 9 of extract()); confidence.cpp the models. Internal header.
 //
-// "Right" is what the fit was labelled with: on Mozilla's pages, token F1 of
-// the text >= 0.9 against expected.html; on trafilatura-dev, every snippet the
-// article must hold found and none it must not. The fit's figures
-// (cross-validated by site, AUROC and calibration error) are in the README.
+// Two models per strategy read the same features: one gives the probability
+// that the article's word F1 against the page's main content is at least 0.8
+// (`confidence`), the other the word F1 itself (`predicted_f1`). Their
+// out-of-fold figures (AUROC, Spearman, calibration error, a routing table)
+// are in the README.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <optional>
+#include <span>
 
 #include "pith/article.hpp"
 #include "pith/dom.hpp"
 #include "strategies/run.hpp"
 
 namespace pith::extract {
+
+// How the article's text reads as lines: one line per block (an element
+// that is not phrasing content) holding words of its own.
+struct ContentShape {
+    std::size_t lines = 0;
+    std::size_t words = 0;
+    std::size_t short_line_words = 0;  // words of lines of under six words
+    std::size_t sentence_lines = 0;    // lines that end a sentence
+    std::size_t digit_lines = 0;       // lines with a digit
+    std::size_t repeated_lines = 0;    // lines whose text an earlier line has
+};
+
+// `content`'s shape, walked iteratively.
+[[nodiscard]] ContentShape content_shape(const dom::Node* content);
 
 struct ConfidenceInputs {
     Strategy strategy = Strategy::automatic;
@@ -29,6 +46,8 @@ struct ConfidenceInputs {
     bool readerable = false;
     std::size_t paragraphs = 0;        // <p>s of the article with 80 characters or more
     std::size_t paragraph_text = 0;    // their text
+    std::array<double, kPageTypeCount> page_type_probabilities{};
+    ContentShape shape;
     // auto only.
     std::size_t removed_text = 0;      // boilerplate taken out of the kept article
     double readability_in_fitness = 0.0;
@@ -36,19 +55,30 @@ struct ConfidenceInputs {
     bool kept_fitness = false;
     std::size_t readability_length = 0;  // each strategy's article text
     std::size_t fitness_length = 0;
+    std::span<const double> judge_features;  // by judge_feature_names(); empty when the judge read nothing
+    double region_gain = 0.0;          // what the judge predicted, 0 when it did not
+    double cleaned_region_gain = 0.0;
+    bool kept_region = false;          // the candidate auto returned
+    bool kept_cleaned_region = false;
 };
 
 using ConfidenceFeatures = std::array<double, kConfidenceFeatureCount>;
 
-// The model's inputs, by confidence_feature_names().
+// The models' inputs, by confidence_feature_names().
 [[nodiscard]] ConfidenceFeatures confidence_features(const ConfidenceInputs& in) noexcept;
 
-// The model's probability for `features` under `strategy`'s weights.
-[[nodiscard]] double confidence_from(Strategy strategy, const ConfidenceFeatures& features) noexcept;
+struct ConfidenceEstimate {
+    double probability = 0.0;   // of word F1 >= 0.8
+    double predicted_f1 = 0.0;  // in [0, 1]
+};
 
-// Step 9 of extract(): article.confidence and confidence_features from the
-// article kept (`chosen`) and the prepared page, and status low_confidence
-// when the confidence is under options.min_confidence.
+// What `strategy`'s models say of `features`.
+[[nodiscard]] ConfidenceEstimate confidence_from(Strategy strategy, const ConfidenceFeatures& features) noexcept;
+
+// Step 9 of extract(): article.confidence, predicted_f1 and
+// confidence_features from the article kept (`chosen`) and the prepared
+// page, and status low_confidence when the confidence is under
+// options.min_confidence.
 void score_confidence(const Attempt& chosen, const dom::Document& page, const ExtractOptions& options,
                       Article& article);
 

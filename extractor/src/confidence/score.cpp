@@ -1,12 +1,102 @@
 // Step 9 of extract(): the confidence of the article kept, from the signals
-// the pipeline has (confidence.hpp says what they are and what "right" means).
+// the pipeline has (confidence.hpp says what they are and what they predict).
 #include <chrono>
+#include <cstdint>
+#include <unordered_set>
+#include <vector>
 
 #include "confidence/confidence.hpp"
 #include "dom/inner_text.hpp"
+#include "dom/walk.hpp"
 #include "page/predicates.hpp"
 
 namespace pith::extract {
+
+namespace {
+
+bool is_ascii_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+// A line as content_shape() reads it: the words of one block, hashed as
+// their bytes with single spaces between them (FNV-1a).
+struct Line {
+    std::size_t words = 0;
+    bool digit = false;
+    bool in_word = false;
+    std::uint64_t hash = 14695981039346656037ULL;
+    std::uint32_t tail = 0;  // the last three bytes that are not white space
+
+    void add(std::string_view text) noexcept {
+        for (const char c : text) {
+            if (is_ascii_space(c)) {
+                in_word = false;
+                continue;
+            }
+            if (!in_word) {
+                if (words > 0) {
+                    mix(' ');
+                }
+                ++words;
+                in_word = true;
+            }
+            digit = digit || (c >= '0' && c <= '9');
+            mix(c);
+            tail = ((tail << 8U) | static_cast<unsigned char>(c)) & 0xFFFFFFU;
+        }
+    }
+    void mix(char c) noexcept {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 1099511628211ULL;
+    }
+    // Whether it ends as a sentence does: ".", "!", "?" or their CJK forms
+    // (U+3002, U+FF01, U+FF1F in UTF-8).
+    [[nodiscard]] bool ends_sentence() const noexcept {
+        const std::uint32_t last = tail & 0xFFU;
+        return last == '.' || last == '!' || last == '?' || tail == 0xE38082U || tail == 0xEFBC81U ||
+               tail == 0xEFBC9FU;
+    }
+};
+
+struct ShapeFrame {
+    const dom::Node* node;
+    std::size_t owner;  // the frame of the nearest block, this one when it is a block
+    Line line;
+};
+
+struct ShapeWalker {
+    ContentShape shape;
+    std::unordered_set<std::uint64_t> seen;
+
+    void text(const dom::Node* node, std::vector<ShapeFrame>& frames) {
+        frames[frames.back().owner].line.add(node->data);
+    }
+    dom::Visit enter(dom::Node*& node, std::vector<ShapeFrame>& frames) {
+        const bool block = !is_inline_element(node);
+        frames.push_back({node, block ? frames.size() : frames.back().owner, {}});
+        return dom::Visit::descend;
+    }
+    void close(std::vector<ShapeFrame>& frames) {
+        ShapeFrame& frame = frames.back();
+        if (frame.owner == frames.size() - 1 && frame.line.words > 0) {
+            const Line& line = frame.line;
+            ++shape.lines;
+            shape.words += line.words;
+            shape.short_line_words += line.words < 6 ? line.words : 0;
+            shape.sentence_lines += line.ends_sentence() ? 1 : 0;
+            shape.digit_lines += line.digit ? 1 : 0;
+            shape.repeated_lines += seen.insert(line.hash).second ? 0 : 1;
+        }
+        frames.pop_back();
+    }
+};
+
+}  // namespace
+
+ContentShape content_shape(const dom::Node* content) {
+    ShapeWalker walker;
+    std::vector<ShapeFrame> frames{{content, 0, {}}};
+    dom::walk_post_order(frames, walker);
+    return walker.shape;
+}
 
 void score_confidence(const Attempt& chosen, const dom::Document& page, const ExtractOptions& options,
                       Article& article) {
@@ -29,20 +119,37 @@ void score_confidence(const Attempt& chosen, const dom::Document& page, const Ex
             inputs.paragraph_text += length;
         }
     }
+    if (article.page_type_diagnostics) {
+        inputs.page_type_probabilities = article.page_type_diagnostics->probabilities;
+    }
+    inputs.shape = content_shape(chosen.content);
     for (const RemovedBlock& block : article.removed) {
         inputs.removed_text += block.text_length;
     }
     inputs.readability_in_fitness = article.readability_in_fitness;
     inputs.fitness_in_readability = article.fitness_in_readability;
+    // auto lists its pruned region, then its cleaned region, then readability and fitness.
+    std::size_t regions_seen = 0;
     for (const StrategyOutcome& outcome : article.strategies) {
-        (outcome.strategy == Strategy::fitness ? inputs.fitness_length : inputs.readability_length) =
-            outcome.text_length;
-        if (outcome.strategy == Strategy::fitness) {
+        switch (outcome.strategy) {
+        case Strategy::fitness:
+            inputs.fitness_length = outcome.text_length;
             inputs.kept_fitness = outcome.kept;
+            break;
+        case Strategy::readability: inputs.readability_length = outcome.text_length; break;
+        case Strategy::region:
+            (regions_seen++ == 0 ? inputs.kept_region : inputs.kept_cleaned_region) = outcome.kept;
+            break;
+        default: break;
         }
     }
+    inputs.judge_features = article.judge_features;
+    inputs.region_gain = article.region_gain.value_or(0.0);
+    inputs.cleaned_region_gain = article.cleaned_region_gain.value_or(0.0);
     const ConfidenceFeatures features = confidence_features(inputs);
-    article.confidence = confidence_from(inputs.strategy, features);
+    const ConfidenceEstimate estimate = confidence_from(inputs.strategy, features);
+    article.confidence = estimate.probability;
+    article.predicted_f1 = estimate.predicted_f1;
     article.confidence_features.assign(features.begin(), features.end());
     if (article.confidence < options.min_confidence) {
         article.status = Status::low_confidence;

@@ -134,6 +134,7 @@ nlohmann::json diagnostics_json(const Article& article) {
         {"page_type", std::move(page_type)},
         {"rule", std::move(rule)},
         {"auto", choice_json(article)},
+        {"predicted_f1", article.predicted_f1 ? nlohmann::json(*article.predicted_f1) : nlohmann::json(nullptr)},
         {"confidence_features", std::move(features)},
         {"passes", std::move(passes)},
         {"cost", std::move(cost)},

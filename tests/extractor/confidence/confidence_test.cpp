@@ -67,7 +67,19 @@ TEST(Confidence, NoArticleIsZeroWithNoFeaturesWhateverTheThreshold) {
     const Article empty = run("<html><body></body></html>", options);
     EXPECT_EQ(empty.status, Status::no_content);
     EXPECT_EQ(empty.confidence, 0.0);
+    EXPECT_FALSE(empty.predicted_f1.has_value());
     EXPECT_TRUE(empty.confidence_features.empty());
+}
+
+TEST(Confidence, PredictedF1IsAWordF1AndFollowsTheConfidence) {
+    const Article agreed = run(kAgreed);
+    const Article disputed_page = run(disputed());
+    for (const Article* article : {&agreed, &disputed_page}) {
+        ASSERT_TRUE(article->predicted_f1.has_value());
+        EXPECT_GE(*article->predicted_f1, 0.0);
+        EXPECT_LE(*article->predicted_f1, 1.0);
+    }
+    EXPECT_GT(*agreed.predicted_f1, *disputed_page.predicted_f1);
 }
 
 TEST(Confidence, EveryStrategyHasOneAndOnlyAutoReadsAgreement) {
@@ -96,29 +108,90 @@ TEST(Confidence, FeaturesAreTheSignalsAsDocumented) {
     in.link_density = 0.1;
     in.paragraphs = 2;
     in.paragraph_text = 240;
+    in.page_type_probabilities = {0.5, 0.1, 0.1, 0.1, 0.1, 0.05, 0.05};
+    in.shape = {.lines = 4, .words = 40, .short_line_words = 10, .sentence_lines = 1, .digit_lines = 2,
+                .repeated_lines = 1};
     in.removed_text = 100;
     in.readability_in_fitness = 0.95;
     in.fitness_in_readability = 0.5;
     in.kept_fitness = true;
     in.readability_length = 300;
     in.fitness_length = 600;
+    std::array<double, pith::extract::kJudgeFeatureCount> judge{};
+    for (std::size_t i = 0; i < judge.size(); ++i) {
+        judge[i] = static_cast<double>(i);
+    }
+    in.judge_features = judge;
+    in.region_gain = 0.07;
+    in.cleaned_region_gain = -0.02;
+    in.kept_region = true;
     const auto f = pith::extract::confidence_features(in);
-    EXPECT_NEAR(f[0], std::log1p(300.0), 1e-12);
-    EXPECT_DOUBLE_EQ(f[1], 0.25);
-    EXPECT_DOUBLE_EQ(f[2], 0.1);
-    EXPECT_DOUBLE_EQ(f[6], 1.0) << "best_attempt";
-    EXPECT_NEAR(f[7], std::log1p(2.0), 1e-12);
-    EXPECT_DOUBLE_EQ(f[8], 0.8);
-    EXPECT_DOUBLE_EQ(f[9], 0.25) << "100 removed of the 400 there were";
-    EXPECT_DOUBLE_EQ(f[10], 0.5);
-    EXPECT_DOUBLE_EQ(f[11], 0.95);
-    EXPECT_DOUBLE_EQ(f[12], 1.0);
-    EXPECT_NEAR(f[13], std::abs(std::log1p(300.0) - std::log1p(600.0)), 1e-12);
+    const auto names = pith::extract::confidence_feature_names();
+    const auto at = [&](std::string_view name) {
+        const auto it = std::find(names.begin(), names.end(), name);
+        EXPECT_NE(it, names.end()) << name;
+        return f[static_cast<std::size_t>(it - names.begin())];
+    };
+    EXPECT_NEAR(at("log_text_length"), std::log1p(300.0), 1e-12);
+    EXPECT_DOUBLE_EQ(at("page_share"), 0.25);
+    EXPECT_DOUBLE_EQ(at("link_density"), 0.1);
+    EXPECT_DOUBLE_EQ(at("best_attempt"), 1.0);
+    EXPECT_NEAR(at("log_paragraphs"), std::log1p(2.0), 1e-12);
+    EXPECT_DOUBLE_EQ(at("prose_share"), 0.8);
+    EXPECT_DOUBLE_EQ(at("removed_share"), 0.25) << "100 removed of the 400 there were";
+    EXPECT_DOUBLE_EQ(at("agreement"), 0.5);
+    EXPECT_DOUBLE_EQ(at("coverage"), 0.95);
+    EXPECT_DOUBLE_EQ(at("kept_fitness"), 1.0);
+    EXPECT_NEAR(at("length_disparity"), std::abs(std::log1p(300.0) - std::log1p(600.0)), 1e-12);
+    EXPECT_DOUBLE_EQ(at("p_article"), 0.5);
+    EXPECT_DOUBLE_EQ(at("p_service"), 0.05);
+    EXPECT_NEAR(at("log_lines"), std::log1p(4.0), 1e-12);
+    EXPECT_DOUBLE_EQ(at("short_line_share"), 0.25);
+    EXPECT_DOUBLE_EQ(at("sentence_line_share"), 0.25);
+    EXPECT_DOUBLE_EQ(at("digit_line_share"), 0.5);
+    EXPECT_DOUBLE_EQ(at("repeated_line_share"), 0.25);
+    EXPECT_NEAR(at("log_words_per_line"), std::log1p(10.0), 1e-12);
+    // The judge's features after its page-type probabilities, by the judge's names.
+    const auto judge_names = pith::extract::judge_feature_names();
+    for (std::size_t i = pith::extract::kPageTypeCount; i < judge_names.size(); ++i) {
+        EXPECT_DOUBLE_EQ(at("judge_" + std::string(judge_names[i])), static_cast<double>(i)) << judge_names[i];
+    }
+    EXPECT_DOUBLE_EQ(at("region_gain"), 0.07);
+    EXPECT_DOUBLE_EQ(at("cleaned_region_gain"), -0.02);
+    EXPECT_DOUBLE_EQ(at("kept_region"), 1.0);
+    EXPECT_DOUBLE_EQ(at("kept_cleaned_region"), 0.0);
+    // What only auto has is 0 for the other strategies; what every strategy has stays.
     in.strategy = Strategy::fitness;
     const auto single = pith::extract::confidence_features(in);
-    for (std::size_t i = 9; i < single.size(); ++i) {
-        EXPECT_EQ(single[i], 0.0) << pith::extract::confidence_feature_names()[i] << " is auto's";
+    for (std::string_view name : {"removed_share", "agreement", "coverage", "kept_fitness", "length_disparity",
+                                  "judge_article_length", "judge_prose_share", "region_gain", "kept_region"}) {
+        const auto i = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+        EXPECT_EQ(single[i], 0.0) << name << " is auto's";
     }
+    EXPECT_DOUBLE_EQ(single[static_cast<std::size_t>(std::find(names.begin(), names.end(), "p_article") -
+                                                     names.begin())], 0.5);
+}
+
+TEST(Confidence, ContentShapeReadsBlocksAsLines) {
+    // Five lines: a sentence, a short line with a digit, the same short line
+    // again, a list item of two inline parts, and a heading; the <div>'s own
+    // text before its <p> is a line of its own.
+    const std::string html =
+        "<html><body><div>Lead words here<p>The river ran <b>fast</b> and far today.</p>"
+        "<p>Price 12</p><p>Price  12</p><ul><li><a href=\"#\">one</a> <span>two</span></li></ul>"
+        "<h2>End</h2></div></body></html>";
+    auto parsed = pith::dom::parse_html(html);
+    ASSERT_TRUE(parsed.ok());
+    const pith::dom::Document doc = std::move(parsed).value();
+    const pith::dom::Node* div = doc.body()->first_child;
+    ASSERT_TRUE(div != nullptr && div->is(pith::dom::Tag::div));
+    const pith::extract::ContentShape shape = pith::extract::content_shape(div);
+    EXPECT_EQ(shape.lines, 6U);
+    EXPECT_EQ(shape.words, 3U + 7U + 2U + 2U + 2U + 1U);
+    EXPECT_EQ(shape.short_line_words, 3U + 2U + 2U + 2U + 1U);
+    EXPECT_EQ(shape.sentence_lines, 1U);
+    EXPECT_EQ(shape.digit_lines, 2U);
+    EXPECT_EQ(shape.repeated_lines, 1U) << "white space inside a line does not make it another";
 }
 
 TEST(Confidence, MinConfidenceIsValidated) {
