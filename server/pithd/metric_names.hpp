@@ -23,7 +23,7 @@ inline constexpr MetricInfo kMetrics[] = {
      "error."},
     {"pithd_extraction_duration_seconds", "histogram", "", "Time a worker spent on one extraction."},
     {"pithd_extraction_confidence", "histogram", "",
-     "Confidence of each extraction that found an article: the estimated probability that it is right."},
+     "Confidence of each extraction that found an article: the estimated probability that its word F1 is 0.8 or more."},
     {"pithd_extraction_passes", "histogram", "",
      "Passes one extraction ran; 1 means the first pass was accepted."},
     {"pithd_budget_exceeded_total", "counter", "budget",
