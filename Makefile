@@ -17,7 +17,7 @@ export PITH_CORPUS
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
 	libgumbo-dev nlohmann-json3-dev libuchardet-dev libxml2-dev libgtest-dev googletest \
 	libboost1.81-dev libspdlog-dev libtomlplusplus-dev wrk \
-	libssl-dev zlib1g-dev libbrotli-dev \
+	libssl-dev zlib1g-dev libbrotli-dev wget \
 	yamllint python3-yaml python3-jsonschema python3-numpy python3-matplotlib cmark-gfm curl clang libclang-rt-14-dev \
 	chromium
 
@@ -58,10 +58,10 @@ test-asan: deps
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	cd $(ASAN_DIR) && ctest --output-on-failure -j $(JOBS) -LE 'bench|memory'
 
-# The threads live in the server: pithd, its worker pool and its fetcher.
+# The threads live in the server: pithd, its worker pool and its fetcher, and pith warc's pipeline.
 test-tsan: deps
 	cmake -S . -B $(TSAN_DIR) $(SANITIZED_CMAKE) -DPITH_SANITIZE=thread -DPITH_BUILD_BENCH=OFF
-	cmake --build $(TSAN_DIR) -j $(JOBS) --target pithd pith_server_unit_tests pith_pithd_tests pith_fetch_tests
+	cmake --build $(TSAN_DIR) -j $(JOBS) --target pithd pith pith_server_unit_tests pith_pithd_tests pith_fetch_tests
 	cd $(TSAN_DIR) && ctest --output-on-failure -j $(JOBS) -L 'server|fetch'
 
 clean:

@@ -90,11 +90,12 @@ Result<std::pair<const extract::OptionRow*, std::string_view>> fitness_assignmen
                  "\"");
 }
 
-// Parses the options and inputs of `extract` or `readable`.
+// Parses the options and inputs of `extract`, `warc` or `readable`.
 Result<CliArgs> parse_command(Command command, std::span<const std::string_view> args) {
     CliArgs cli;
     cli.command = command;
-    const bool is_extract = command == Command::extract;
+    const bool is_warc = command == Command::warc;
+    const bool is_extract = command == Command::extract || is_warc;
     bool options_done = false;
     std::vector<std::string> given;  // the table's options, by name
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -187,7 +188,7 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
                 return usage("--fitness " + std::string(row->name.substr(8)) + ": " + set.error().message);
             }
             given.emplace_back(row->name);
-        } else if (flag == "--url") {
+        } else if (flag == "--url" && !is_warc) {
             auto text = value();
             if (!text) {
                 return std::move(text).error();
@@ -275,7 +276,8 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
             }
             cli.options.runtime.model_fold = static_cast<int>(*fold);
         } else {
-            return usage("unknown option '" + std::string(flag) + "' for 'pith extract'");
+            return usage("unknown option '" + std::string(flag) + "' for 'pith " + (is_warc ? "warc" : "extract") +
+                         "'");
         }
         if (!parsed) {
             return std::move(parsed).error();
@@ -291,7 +293,10 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
     if (std::count(cli.inputs.begin(), cli.inputs.end(), "-") > 1) {
         return usage("'-' (standard input) may be given only once");
     }
-    if (cli.inputs.size() > 1 && cli.format != Format::json) {
+    if (is_warc && (cli.format == Format::html || cli.front_matter)) {
+        return usage("pith warc writes NDJSON (--format json) or WARC conversion records (--format text or markdown)");
+    }
+    if (!is_warc && cli.inputs.size() > 1 && cli.format != Format::json) {
         return usage("several inputs need --format json (NDJSON output)");
     }
     if (cli.diagnostics && cli.format != Format::json) {
@@ -383,6 +388,8 @@ Result<CliArgs> parse_args(std::span<const std::string_view> args) {
                 cli.help_topic = Command::readable;
             } else if (rest[0] == "rules") {
                 cli.help_topic = Command::rules;
+            } else if (rest[0] == "warc") {
+                cli.help_topic = Command::warc;
             } else {
                 return usage("no help for '" + std::string(rest[0]) + "'");
             }
@@ -398,6 +405,9 @@ Result<CliArgs> parse_args(std::span<const std::string_view> args) {
     }
     if (first == "readable") {
         return parse_command(Command::readable, rest);
+    }
+    if (first == "warc") {
+        return parse_command(Command::warc, rest);
     }
     if (first == "rules") {
         return parse_rules_command(rest);

@@ -15,7 +15,7 @@
 
 namespace pith::cli {
 
-enum class Command { extract, readable, rules, help, version };
+enum class Command { extract, readable, rules, warc, help, version };
 enum class Format { json, html, text, markdown };
 
 struct CliArgs {

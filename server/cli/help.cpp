@@ -16,13 +16,14 @@ constexpr std::string_view kHelpMain = R"(pith - extract the readable article fr
 Usage:
   pith extract [options] FILE...|-    extract the article of each input
   pith readable [options] FILE...|-   Readability's isProbablyReaderable preflight
+  pith warc [options] FILE...|-       extract the HTML responses of WARC files
   pith rules check DIR                load and check a folder of site rules
   pith rules show URL --rules-dir DIR the site rule that applies to a URL
-  pith help [extract|readable]        show help (also: pith --help, pith COMMAND --help)
+  pith help [extract|readable|warc|rules]  show help (also: pith --help, pith COMMAND --help)
   pith --version                      print the version
 
-Run 'pith help extract' or 'pith help readable' for each command's options,
-output formats and exit codes.
+Run 'pith help COMMAND' for each command's options, output formats and exit
+codes.
 )";
 
 constexpr std::string_view kHelpExtractHead = R"(Usage: pith extract [options] FILE...|-
@@ -108,6 +109,49 @@ files (*.toml, [[fingerprints]] pattern = "example.com").
 
 Exit codes: 0 every file loaded (check) or a rule applies (show); 1 some file
 was rejected, or no rule applies; 2 usage error.
+)";
+
+constexpr std::string_view kHelpWarc = R"(Usage: pith warc [options] FILE...|-
+
+Extracts the HTML responses of WARC files (WARC 1.0 and 1.1, uncompressed or
+gzipped record by record, as crawlers write them; several files in turn, '-'
+for standard input). A response record whose HTTP status is 2xx and whose
+payload is HTML (by Content-Type, sniffed when there is none) is decoded
+(chunked transfer coding; gzip, deflate or br content coding; the charset of
+Content-Type) and extracted as pith extract would, with its WARC-Target-URI as
+the page's URL. Reading streams: memory stays bounded whatever the files' size.
+
+Options of the command line:
+  --format FORMAT   json (default): one NDJSON line per extracted or failed
+                    record; text or markdown: WARC conversion records of the
+                    clean text or the Markdown, as Common Crawl's WET files
+                    hold text
+  --jobs N          worker threads, 1 to 1024 (default: hardware threads)
+  --charset LABEL   the charset of pages whose Content-Type names none
+  --with, --diagnostics, --rules-dir, --content-selector, --remove-selectors,
+  --rule-*, --model-fold and every extraction option: as for pith extract
+                    ('pith help extract')
+
+Output, json: pith extract's object for each extracted record, with
+  warc_file, warc_offset (of the record, in the file's uncompressed bytes),
+  warc_target_uri, warc_record_id, warc_date and http_status. A damaged record
+  (a header that is not WARC's, a bad Content-Length, a file cut short, a
+  corrupt gzip member) prints {"warc_file","warc_offset","error":{"code":
+  "damaged_record","message"}} and reading goes on at the next record; an HTTP
+  message that cannot be decoded prints the record's fields and an error.
+Output, text or markdown: a warcinfo record, then for each extracted record
+  with text a conversion record (WARC-Refers-To: the response's record id;
+  WARC-Target-URI and WARC-Date: the response's).
+Records that are not HTML responses with a 2xx status are skipped. Standard
+error shows progress on a terminal and ends with a summary: records read,
+extracted (by status), skipped and failed (by reason); the counts add up.
+
+Exit codes:
+  0  every file read, no record damaged or failed
+  2  usage error
+  3  a file could not be read, a record was damaged or its HTTP message could
+     not be decoded (the other records are extracted), or the output could
+     not be written
 )";
 
 constexpr std::string_view kHelpReadable = R"(Usage: pith readable [options] FILE...|-
@@ -200,6 +244,7 @@ std::string help_text(Command topic) {
     }
     case Command::readable: return std::string(kHelpReadable);
     case Command::rules: return std::string(kHelpRules);
+    case Command::warc: return std::string(kHelpWarc);
     case Command::help:
     case Command::version: break;
     }

@@ -18,6 +18,7 @@
 
 #include "cli/help.hpp"
 #include "cli/jobs.hpp"
+#include "cli/warc_run.hpp"
 
 #ifndef PITH_VERSION
 #error "PITH_VERSION is defined by CMake on the pith target"
@@ -216,7 +217,8 @@ int run(const CliArgs& cli) {
     case Command::version: std::fputs("pith " PITH_VERSION "\n", stdout); return kExitOk;
     case Command::rules: return run_rules(cli);
     case Command::extract:
-    case Command::readable: break;
+    case Command::readable:
+    case Command::warc: break;
     }
     CliArgs loaded = cli;
     if (!cli.rules_dir.empty()) {
@@ -229,7 +231,7 @@ int run(const CliArgs& cli) {
         loaded.rule_set = set;
         loaded.options.rules = set.get();
     }
-    return run_jobs(loaded);
+    return cli.command == Command::warc ? run_warc(loaded) : run_jobs(loaded);
 }
 
 }  // namespace pith::cli
