@@ -9,8 +9,12 @@
   middle: each is reported, the rest extracted, and the counts add up.
 - pith warc --format text writes conversion records that pith warc reads back
   as a WARC, each referring to a response record of the source.
-Exit status 0 when every check passes, 1 otherwise. Needs wget; the corpus
-comes from $PITH_CORPUS or ../shared/corpus, and its absence fails the test.
+- warcio.js, a WARC library no one here wrote (npm, in tests/server/warcio),
+  writes a WARC that pith warc reads, and reads pith warc's WARC output
+  without error, each record pointing at its source.
+Exit status 0 when every check passes, 1 otherwise. Needs wget, node and
+`npm ci --prefix tests/server/warcio` (make test runs it); the corpus comes
+from $PITH_CORPUS or ../shared/corpus. Whatever is missing fails the test.
 """
 
 import gzip
@@ -25,6 +29,7 @@ import threading
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+WARCIO = REPO / "tests" / "server" / "warcio"
 sys.path.insert(0, str(REPO / "bench"))
 import corpus  # noqa: E402
 
@@ -195,6 +200,42 @@ def main():
         ids = set(re.findall(r"WARC-Record-ID: (<urn:uuid:[^>]+>)", gzip.decompress(warc.read_bytes()).decode("latin-1")))
         refers = re.findall(r"WARC-Refers-To: (<urn:uuid:[^>]+>)", done.stdout.decode("utf-8", "replace"))
         check(len(refers) == len(served) and set(refers) <= ids, f"its {len(refers)} records refer to records of the source")
+
+        # warcio.js writes, pith warc reads; pith warc writes, warcio.js reads.
+        if not (WARCIO / "node_modules" / "warcio").is_dir():
+            check(False, f"warcio.js is installed (npm ci --prefix {WARCIO.relative_to(REPO)})")
+        else:
+            node = ["node", str(WARCIO / "warcio_check.mjs")]
+            chosen = list(served.items())[:5]
+            for i, (path, (body, _)) in enumerate(chosen):
+                (tmp / f"w{i}.html").write_bytes(body)
+            theirs = tmp / "warcio.warc.gz"
+            wrote = run(node + ["write", str(theirs)] + [f"{base}{path}={tmp / f'w{i}.html'}"
+                                                          for i, (path, _) in enumerate(chosen)])
+            check(wrote.returncode == 0, f"warcio.js writes a WARC ({wrote.stderr.decode()[-300:]})")
+            done = run([pith, "warc", "--with", "text", str(theirs)])
+            answers = lines_of(done.stdout)
+            same = 0
+            for i, (path, (body, charset)) in enumerate(chosen):
+                args = [pith, "extract", "--with", "text", "--url", base + path] + (["--charset", charset] if charset else [])
+                alone = lines_of(run(args + [str(tmp / f"w{i}.html")]).stdout)[0]
+                same += any(a.get("warc_target_uri") == base + path and a.get("text") == alone.get("text")
+                            for a in answers)
+            check(done.returncode == 0 and len(answers) == len(chosen) and same == len(chosen),
+                  f"pith warc reads warcio.js's WARC: {len(answers)} lines, {same} with pith extract's text")
+            read = run(node + ["read", str(converted)])
+            records = lines_of(read.stdout) if read.returncode == 0 else []
+            conversions = [r for r in records if r["type"] == "conversion"]
+            sources = {}
+            for line in gzip.decompress(warc.read_bytes()).decode("latin-1").split("WARC/1.")[1:]:
+                fields = dict(re.findall(r"^(WARC-[\w-]+): (.*?)\r$", line, re.M))
+                if fields.get("WARC-Type") == "response":
+                    sources[fields["WARC-Record-ID"]] = fields["WARC-Target-URI"].strip("<>")
+            check(read.returncode == 0 and records and records[0]["type"] == "warcinfo",
+                  f"warcio.js reads pith warc's WARC output without error ({read.stderr.decode()[-300:]})")
+            check(len(conversions) == len(served) and
+                  all(sources.get(r["refers_to"]) == r["target_uri"] for r in conversions),
+                  f"its {len(conversions)} conversion records point at their sources (WARC-Refers-To, WARC-Target-URI)")
 
     server.shutdown()
     print(f"{len(failures)} failed")
