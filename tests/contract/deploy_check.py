@@ -698,6 +698,112 @@ def check_kubernetes(binary):
               "PodDisruptionBudget (policy/v1) selects the pods")
 
 
+def warc_of(path, uris):
+    """A small WARC of one HTML response per URI, for running the Job's script."""
+    page = b"<html><head><title>T</title></head><body><article>" + b"<p>" + b"Tides rise twice a day. " * 20 + \
+        b"</p>" * 1 + b"</article></body></html>"
+    with open(path, "wb") as out:
+        for i, uri in enumerate(uris):
+            http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+            head = (f"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n"
+                    f"WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{i:012d}>\r\n"
+                    f"Content-Length: {len(http)}\r\n\r\n").encode()
+            out.write(head + http + b"\r\n\r\n")
+
+
+def check_warc_job(binary):
+    """deploy/kubernetes/warc-job: an Indexed Job running pith warc over a file
+    list, shaped as the Deployment is (image, user, hardening), and its script
+    run here, pod by pod, over small WARC files."""
+    folder = REPO / "deploy" / "kubernetes" / "warc-job"
+    files = sorted(folder.glob("*.yaml"))
+    objects = {}
+    for path in files:
+        for doc in load_yaml_docs(path):
+            objects.setdefault(doc.get("kind"), []).append(doc)
+    listed = load_yaml_docs(folder / "kustomization.yaml")[0].get("resources", [])
+    check(sorted(listed) == sorted(p.name for p in files if p.name != "kustomization.yaml"),
+          "warc-job/kustomization.yaml lists every manifest", str(listed))
+    jobs, maps = objects.get("Job", []), objects.get("ConfigMap", [])
+    if not check(len(jobs) == 1 and len(maps) == 1, "warc-job has one Job and one ConfigMap"):
+        return
+    job, files_map = jobs[0], maps[0]
+    spec = job["spec"]
+    pod = spec["template"]["spec"]
+    container = pod["containers"][0]
+    env = {e["name"]: e for e in container.get("env", [])}
+    completions = spec.get("completions", 1)
+    check(job["apiVersion"] == "batch/v1" and spec.get("completionMode") == "Indexed"
+          and 1 <= spec.get("parallelism", 1) <= completions and pod.get("restartPolicy") in ("Never", "OnFailure"),
+          "the Job is an Indexed batch/v1 Job with parallelism <= completions", str(spec.get("completionMode")))
+    check(str(env.get("PITH_WARC_SHARDS", {}).get("value")) == str(completions),
+          f"PITH_WARC_SHARDS is the Job's completions ({completions})", str(env.get("PITH_WARC_SHARDS")))
+    deployments = [d for p in sorted((REPO / "deploy" / "kubernetes").glob("*.yaml"))
+                   for d in load_yaml_docs(p) if d.get("kind") == "Deployment"]
+    image = deployments[0]["spec"]["template"]["spec"]["containers"][0]["image"] if deployments else None
+    check(container.get("image") == image, f"the Job runs the Deployment's image ({image})", container.get("image"))
+    script = "\n".join(container.get("args", []))
+    check(container.get("command") == ["/bin/bash", "-c"] and "pith warc" in script,
+          "the container runs pith warc from a bash script")
+    sc = {**pod.get("securityContext", {}), **container.get("securityContext", {})}
+    check(sc.get("runAsNonRoot") is True and sc.get("runAsUser") == 10001 and sc.get("readOnlyRootFilesystem") is True
+          and sc.get("allowPrivilegeEscalation") is False and "ALL" in sc.get("capabilities", {}).get("drop", [])
+          and sc.get("seccompProfile", {}).get("type") == "RuntimeDefault",
+          "the Job's pods run as user 10001, read-only, unprivileged, RuntimeDefault seccomp", str(sc))
+    resources = container.get("resources", {})
+    check(all(k in resources.get(part, {}) for part in ("requests", "limits") for k in ("cpu", "memory")),
+          "the Job's container has cpu and memory requests and limits", str(resources))
+    volumes = {v["name"]: v for v in pod.get("volumes", [])}
+    mounts = {m["mountPath"]: m for m in container.get("volumeMounts", [])}
+
+    def volume_at(path):
+        mount = mounts.get(path, {})
+        return mount, volumes.get(mount.get("name"), {})
+
+    list_path = env.get("PITH_WARC_LIST", {}).get("value", "")
+    mount, volume = volume_at(str(Path(list_path).parent))
+    check(volume.get("configMap", {}).get("name") == files_map["metadata"]["name"]
+          and Path(list_path).name in files_map.get("data", {}) and mount.get("readOnly") is True,
+          f"the file list {list_path} is the ConfigMap's, mounted read-only")
+    mount, volume = volume_at(env.get("PITH_WARC_INPUT", {}).get("value", ""))
+    check("persistentVolumeClaim" in volume and mount.get("readOnly") is True,
+          "the WARC files come from a volume mounted read-only")
+    mount, volume = volume_at(env.get("PITH_WARC_OUTPUT", {}).get("value", ""))
+    check("persistentVolumeClaim" in volume and not mount.get("readOnly"), "the parts go to a writable volume")
+
+    pith = Path(binary).with_name("pith")
+    if not pith.is_file():
+        skip("the Job's script over small WARC files", f"no pith binary beside {binary}")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for sub in ("bin", "warc", "output"):
+            (tmp / sub).mkdir()
+        (tmp / "bin" / "pith").symlink_to(pith.resolve())
+        names = [f"crawl-{i}.warc" for i in range(completions + 2)]
+        for i, name in enumerate(names):
+            warc_of(tmp / "warc" / name, [f"http://job.test/{i}/{j}" for j in range(i + 1)])
+        (tmp / "files.txt").write_text("\n".join(names) + "\n\n", encoding="utf-8")
+        failed = []
+        for index in range(completions):
+            run_env = {"PATH": f"{tmp / 'bin'}:/usr/bin:/bin", "JOB_COMPLETION_INDEX": str(index),
+                       "PITH_WARC_SHARDS": str(completions), "PITH_WARC_JOBS": "1",
+                       "PITH_WARC_LIST": str(tmp / "files.txt"), "PITH_WARC_INPUT": str(tmp / "warc"),
+                       "PITH_WARC_OUTPUT": str(tmp / "output")}
+            done = subprocess.run(["/bin/bash", "-c", script], env=run_env, capture_output=True, text=True, timeout=120)
+            if done.returncode != 0:
+                failed.append(f"pod {index}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
+        uris = []
+        for part in sorted((tmp / "output").iterdir()):
+            uris += [json.loads(line)["warc_target_uri"] for line in part.read_text(encoding="utf-8").splitlines()]
+        expected = [f"http://job.test/{i}/{j}" for i in range(len(names)) for j in range(i + 1)]
+        parts = sorted(p.name for p in (tmp / "output").iterdir())
+        check(not failed and sorted(uris) == sorted(expected) and len(parts) == completions
+              and all(not p.endswith(".partial") for p in parts),
+              f"the Job's {completions} pods, run here, extract every record of {len(names)} WARC files once, "
+              f"one part each", "; ".join(failed) or f"{len(uris)} of {len(expected)} records, parts {parts}")
+
+
 # ---------------------------------------------------------------------------
 # 5. Dockerfile, compose, systemd
 
@@ -1022,6 +1128,7 @@ def main():
     compose_health = check_compose(binary)
     print("-- Kubernetes")
     check_kubernetes(binary)
+    check_warc_job(binary)
     print("-- systemd")
     check_systemd(binary, example_config)
 
