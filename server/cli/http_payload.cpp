@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "cli/header_text.hpp"
 #include "pithd/content_encoding.hpp"
 #include "pithd/request.hpp"
 
@@ -18,25 +19,8 @@ Error too_large(std::size_t max_body_bytes) {
     return Error{ErrorCode::too_large, "the body is over the limit of " + std::to_string(max_body_bytes) + " bytes"};
 }
 
-char lower_ascii(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower_ascii(x) == lower_ascii(y); });
-}
-
 bool istarts_with(std::string_view s, std::string_view prefix) noexcept {
     return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
-}
-
-std::string_view trim(std::string_view s) noexcept {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-        s.remove_suffix(1);
-    }
-    return s;
 }
 
 // The body of a chunked message, its chunk sizes and extensions dropped. A
@@ -48,7 +32,7 @@ Result<std::string> dechunk(std::string_view body, std::size_t max_body_bytes) {
         if (nl == std::string_view::npos) {
             break;  // cut inside a size line
         }
-        std::string_view size_line = trim(body.substr(0, nl));
+        std::string_view size_line = trim_field(body.substr(0, nl));
         size_line = size_line.substr(0, std::min(size_line.find(';'), size_line.size()));
         std::uint64_t size = 0;
         const auto [end, ec] = std::from_chars(size_line.data(), size_line.data() + size_line.size(), size, 16);
@@ -108,7 +92,7 @@ Result<HttpPayload> decode_http_response(std::string_view message, std::size_t m
         return invalid("an HTTP response cut inside its status line");
     }
     HttpPayload payload;
-    const std::string_view status_line = trim(message.substr(0, line_end));
+    const std::string_view status_line = trim_field(message.substr(0, line_end));
     const std::size_t space = status_line.find(' ');
     const std::string_view code =
         space == std::string_view::npos ? std::string_view{} : status_line.substr(space + 1, 3);
@@ -124,7 +108,7 @@ Result<HttpPayload> decode_http_response(std::string_view message, std::size_t m
     std::optional<std::string_view> content_type;
     for (;;) {
         const std::size_t nl = rest.find('\n');
-        const std::string_view line = trim(rest.substr(0, nl));
+        const std::string_view line = trim_field(rest.substr(0, nl));
         rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
         if (line.empty()) {
             break;
@@ -133,8 +117,8 @@ Result<HttpPayload> decode_http_response(std::string_view message, std::size_t m
         if (colon == std::string_view::npos) {
             continue;
         }
-        const std::string_view name = trim(line.substr(0, colon));
-        const std::string_view value = trim(line.substr(colon + 1));
+        const std::string_view name = trim_field(line.substr(0, colon));
+        const std::string_view value = trim_field(line.substr(colon + 1));
         if (iequals(name, "Content-Type") && !content_type) {
             content_type = value;
         } else if (iequals(name, "Content-Encoding")) {

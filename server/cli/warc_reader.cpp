@@ -1,5 +1,7 @@
 #include "cli/warc_reader.hpp"
 
+#include "cli/header_text.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -14,22 +16,6 @@ constexpr std::size_t kReadBytes = 256U * 1024U;     // one fread
 constexpr std::size_t kInflateBytes = 256U * 1024U;  // output of one inflate call
 constexpr std::size_t kMaxHeaderBytes = 1U << 20U;   // a WARC header past this is damage
 constexpr std::size_t kCompactBytes = 4U << 20U;     // consumed bytes kept before the buffer is compacted
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return (x >= 'A' && x <= 'Z' ? x + 32 : x) == (y >= 'A' && y <= 'Z' ? y + 32 : y);
-           });
-}
-
-std::string_view trim(std::string_view s) noexcept {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
 
 // Whether `s` at `i` is a version line: "WARC/1." a digit, then the line's end.
 bool version_line_at(std::string_view s, std::size_t i) noexcept {
@@ -293,7 +279,7 @@ WarcReader::Event WarcReader::next() {
     bool bad_length = false;
     for (std::size_t line_start = 0; line_start < header.size();) {
         const std::size_t nl = std::min(header.find('\n', line_start), header.size());
-        const std::string_view line = trim(header.substr(line_start, nl - line_start));
+        const std::string_view line = trim_field(header.substr(line_start, nl - line_start));
         const bool continues = line_start < header.size() && (header[line_start] == ' ' || header[line_start] == '\t');
         line_start = nl + 1;
         if (line.empty()) {
@@ -312,8 +298,8 @@ WarcReader::Event WarcReader::next() {
         if (colon == std::string_view::npos) {
             continue;  // not a field: ignored, as WARC readers do
         }
-        record_.fields.emplace_back(std::string(trim(line.substr(0, colon))),
-                                    std::string(trim(line.substr(colon + 1))));
+        record_.fields.emplace_back(std::string(trim_field(line.substr(0, colon))),
+                                    std::string(trim_field(line.substr(colon + 1))));
         if (iequals(record_.fields.back().first, "Content-Length")) {
             const std::string& text = record_.fields.back().second;
             std::uint64_t value = 0;

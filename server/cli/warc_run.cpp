@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <condition_variable>
@@ -20,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/header_text.hpp"
 #include "cli/http_payload.hpp"
 #include "cli/jobs.hpp"
 #include "cli/warc_reader.hpp"
@@ -328,9 +330,7 @@ std::string error_line(nlohmann::json fields, std::string_view code, const std::
 
 std::string lower(std::string_view s) {
     std::string out(s);
-    for (char& c : out) {
-        c = c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
-    }
+    std::transform(out.begin(), out.end(), out.begin(), lower_ascii);
     return out;
 }
 
