@@ -397,6 +397,10 @@ const std::vector<Key>& key_table() {
                               "extraction jobs waiting for a worker; when full, requests get 503 with "
                               "Retry-After at once"},
                              [](ServerConfig& c) -> std::size_t& { return c.limits.queue_capacity; }, 1, 1'000'000));
+        t.push_back(size_key({"limits.max_batch_items", "PITH_MAX_BATCH_ITEMS", "--max-batch-items", "integer",
+                              "items (lines) one POST /extract/batch may hold; more get 400 before any is "
+                              "extracted"},
+                             [](ServerConfig& c) -> std::size_t& { return c.limits.max_batch_items; }, 1, 100'000));
         t.push_back(size_key({"limits.memory_budget_bytes", "PITH_MEMORY_BUDGET_BYTES", "--memory-budget-bytes",
                               "bytes",
                               "memory that request bodies and the pages' estimated working memory may hold at "

@@ -46,6 +46,7 @@ struct Limits {
     std::size_t max_header_bytes = 16U * 1024U;        // 431 past it
     std::size_t max_connections = 1024;                // more are answered 503 and closed
     std::size_t queue_capacity = 64;                   // extraction jobs waiting for a worker
+    std::size_t max_batch_items = 1000;                // lines of one POST /extract/batch
     // What request bodies and the pages' estimated working memory may hold at
     // once; 0 = 75% of the cgroup's memory limit, or 2 GiB without one.
     std::size_t memory_budget_bytes = 0;

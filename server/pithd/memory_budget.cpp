@@ -58,6 +58,12 @@ bool MemoryReservation::grow_to(std::size_t bytes) noexcept {
     return true;
 }
 
+void MemoryReservation::absorb(MemoryReservation& other) noexcept {
+    if (&other != this) {
+        bytes_ += std::exchange(other.bytes_, 0);
+    }
+}
+
 void MemoryReservation::shrink_to(std::size_t bytes) noexcept {
     if (bytes < bytes_) {
         budget_->release(bytes_ - bytes);

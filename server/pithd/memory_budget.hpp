@@ -61,6 +61,9 @@ public:
     [[nodiscard]] bool grow_to(std::size_t bytes) noexcept;
     // Gives back what is over `bytes` (never grows it).
     void shrink_to(std::size_t bytes) noexcept;
+    // Takes over `other`'s bytes (of the same budget), which then holds none:
+    // nothing is released or reserved on the way.
+    void absorb(MemoryReservation& other) noexcept;
     [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
 
 private:

@@ -30,6 +30,9 @@ inline constexpr MetricInfo kMetrics[] = {
      "Requests refused by a budget: body_bytes, header_bytes, input_bytes, elements, depth, attributes, memory "
      "(a page's own working memory), deadline."},
     {"pithd_input_bytes_total", "counter", "", "HTML bytes handed to the extractor."},
+    {"pithd_batch_items_total", "counter", "outcome",
+     "Items of POST /extract/batch: answered (as /extract would answer them) or error (refused, malformed, "
+     "failed)."},
     {"pithd_queue_depth", "gauge", "", "Extraction jobs waiting for a worker."},
     {"pithd_queue_capacity", "gauge", "", "Extraction jobs that may wait before requests get 503."},
     {"pithd_memory_budget_bytes", "gauge", "",

@@ -20,6 +20,7 @@ namespace pith::server {
 std::string_view route_label(Route route) noexcept {
     switch (route) {
     case Route::extract: return "/extract";
+    case Route::extract_batch: return "/extract/batch";
     case Route::inspect: return "/inspect";
     case Route::healthz: return "/healthz";
     case Route::readyz: return "/readyz";
@@ -257,6 +258,11 @@ std::string Metrics::render() const {
                static_cast<double>(budgets_[i].load(std::memory_order_relaxed)));
     }
     single(out, "pithd_input_bytes_total", input_bytes_.load(std::memory_order_relaxed));
+    header(out, "pithd_batch_items_total");
+    sample(out, "pithd_batch_items_total", "outcome=\"answered\"",
+           static_cast<double>(batch_items_answered_.load(std::memory_order_relaxed)));
+    sample(out, "pithd_batch_items_total", "outcome=\"error\"",
+           static_cast<double>(batch_items_failed_.load(std::memory_order_relaxed)));
     single(out, "pithd_queue_depth", queue_depth ? queue_depth() : 0);
     single(out, "pithd_queue_capacity", queue_capacity);
     single(out, "pithd_memory_budget_bytes", memory_budget);

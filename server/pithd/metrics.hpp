@@ -24,7 +24,7 @@
 namespace pith::server {
 
 // The routes pithd labels its requests with.
-enum class Route : std::uint8_t { extract, inspect, healthz, readyz, metrics, version, other, count_ };
+enum class Route : std::uint8_t { extract, extract_batch, inspect, healthz, readyz, metrics, version, other, count_ };
 [[nodiscard]] std::string_view route_label(Route route) noexcept;
 [[nodiscard]] Route route_of(std::string_view path) noexcept;
 
@@ -75,6 +75,11 @@ public:
     // A request answered 503 because the memory budget had no room for it.
     void record_memory_refusal() noexcept { memory_refusals_.fetch_add(1, std::memory_order_relaxed); }
     void record_fetch(std::string_view result, double seconds, std::size_t bytes) noexcept;
+    // One item of POST /extract/batch answered: with the /extract answer it
+    // would have had (`answered`), or with an error of its own.
+    void record_batch_item(bool answered) noexcept {
+        (answered ? batch_items_answered_ : batch_items_failed_).fetch_add(1, std::memory_order_relaxed);
+    }
 
     std::atomic<std::int64_t> requests_in_flight{0};
     std::atomic<std::int64_t> connections_open{0};
@@ -106,6 +111,8 @@ private:
     std::array<std::atomic<std::uint64_t>, static_cast<std::size_t>(Budget::count_)> budgets_{};
     std::atomic<std::uint64_t> input_bytes_{0};
     std::atomic<std::uint64_t> memory_refusals_{0};
+    std::atomic<std::uint64_t> batch_items_answered_{0};
+    std::atomic<std::uint64_t> batch_items_failed_{0};
     // Fetch results: "ok" and the fetch error codes, fixed at construction.
     std::vector<std::string> fetch_results_;
     std::vector<std::atomic<std::uint64_t>> fetches_;

@@ -518,6 +518,11 @@ bool is_html_media_type(std::string_view type) noexcept {
     return type == "text/html" || type == "application/xhtml+xml";
 }
 
+bool is_ndjson_media_type(std::string_view type) noexcept {
+    return type == "application/x-ndjson" || type == "application/ndjson" || type == "application/jsonl" ||
+           type == "application/x-jsonlines";
+}
+
 std::string options_json(const config::ServerConfig& config) {
     json out = json::array();
     for (const extract::OptionRow& row : extract::option_table()) {

@@ -81,6 +81,8 @@ struct MediaType {
 
 // The media types POST /extract takes as raw HTML.
 [[nodiscard]] bool is_html_media_type(std::string_view type) noexcept;
+// The media types POST /extract/batch takes: JSON lines.
+[[nodiscard]] bool is_ndjson_media_type(std::string_view type) noexcept;
 
 // Every option /extract takes, as a JSON array of {name, kind, type, group,
 // help, minimum, maximum, choices, default, server_cap, preset}: the option

@@ -1,7 +1,9 @@
 #include "pithd/service.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <exception>
+#include <mutex>
 #include <new>
 #include <random>
 
@@ -130,6 +132,25 @@ struct Service::ExtractJob {
     ExtractRequest parsed;  // filled by run_extract_job
 };
 
+// One POST /extract/batch: its lines, and their answers as they come.
+struct Service::BatchJob {
+    HttpRequest request;                  // its body holds the lines
+    Clock::time_point deadline;           // the items' own, a little before the request's
+    Reply reply;
+    std::vector<std::string_view> items;  // into request.body
+    std::size_t concurrency = 1;          // items in flight at most
+    std::mutex mutex;
+    std::vector<std::string> answers;     // guarded by mutex, one line per item
+    std::shared_ptr<MemoryReservation> answer_memory;  // guarded by mutex: the answers' bytes
+    std::size_t next = 0;                 // guarded by mutex: the next item to start
+    // Guarded by mutex: items refused for room, to start again (before
+    // `next`) once more items have finished than when they were refused.
+    std::deque<std::pair<std::size_t, std::size_t>> retry;  // (item, finished then)
+    std::size_t in_flight = 0;            // guarded by mutex
+    std::size_t finished = 0;             // guarded by mutex
+    bool starting = false;                // guarded by mutex: start_batch_items is running
+};
+
 HttpResponse error_response(const Error& error, std::string_view request_id, unsigned upstream_status) {
     HttpResponse response;
     response.status = http_status(error.code);
@@ -211,15 +232,16 @@ std::optional<HttpResponse> Service::check_head(HttpRequest& head) const {
         return refuse(ErrorCode::not_found, "no endpoint " + std::string(path_of(head.target)));
     }
     // The ops endpoints answer HEAD as GET, without the body (probes use it).
-    const bool allowed = route == Route::extract ? head.method == "POST" : (head.method == "GET" || head.method == "HEAD");
+    const bool posted = route == Route::extract || route == Route::extract_batch;
+    const bool allowed = posted ? head.method == "POST" : (head.method == "GET" || head.method == "HEAD");
     if (!allowed) {
-        const std::string_view allow = route == Route::extract ? "POST" : "GET, HEAD";
+        const std::string_view allow = posted ? "POST" : "GET, HEAD";
         HttpResponse response =
             refuse(ErrorCode::method_not_allowed, std::string(route_label(route)) + " takes " + std::string(allow));
         response.headers.emplace_back("Allow", std::string(allow));
         return response;
     }
-    if (route != Route::extract && route != Route::inspect) {
+    if (!posted && route != Route::inspect) {
         return std::nullopt;
     }
     if (!config_.auth_token.empty() && !carries_token(head.authorization, config_.auth_token)) {
@@ -243,7 +265,13 @@ std::optional<HttpResponse> Service::check_head(HttpRequest& head) const {
         return overloaded_response(pool_, head.request_id);
     }
     const MediaType media = parse_media_type(head.content_type);
-    if (media.type == "application/json") {
+    if (route == Route::extract_batch) {
+        if (!is_ndjson_media_type(media.type)) {
+            return refuse(ErrorCode::unsupported_media_type,
+                          "POST /extract/batch takes application/x-ndjson (one /extract request a line), got " +
+                              (media.type.empty() ? std::string("no Content-Type") : "\"" + media.type + "\""));
+        }
+    } else if (media.type == "application/json") {
         if (!media.charset.empty() && media.charset != "utf-8" && media.charset != "utf8") {
             return refuse(ErrorCode::unsupported_media_type,
                           "JSON bodies are UTF-8; got charset " + media.charset);
@@ -297,6 +325,7 @@ void Service::handle(HttpRequest request, Clock::time_point deadline, Reply repl
         return;
     }
     case Route::extract: break;
+    case Route::extract_batch: start_batch(std::move(request), deadline, std::move(reply)); return;
     case Route::other:
     case Route::count_:
         reply(error_response(Error{ErrorCode::not_found, "no endpoint"}, request.request_id));
@@ -457,6 +486,173 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
         response.memory = job->request.memory;
     }
     job->reply(std::move(response));
+}
+
+void Service::start_batch(HttpRequest request, Clock::time_point deadline, Reply reply) {
+    auto batch = std::make_shared<BatchJob>();
+    batch->request = std::move(request);
+    batch->reply = std::move(reply);
+    // The items end a little before the request's deadline, so that the batch
+    // is answered, with deadline_exceeded for the items that did not finish,
+    // before the session would answer 504 for all of them.
+    const Clock::duration left = std::max(Clock::duration::zero(), deadline - Clock::now());
+    batch->deadline = deadline - std::min<Clock::duration>(std::chrono::milliseconds(500), left / 10);
+    std::string_view body = batch->request.body;
+    while (!body.empty()) {
+        const std::size_t end = std::min(body.find('\n'), body.size());
+        std::string_view line = body.substr(0, end);
+        body.remove_prefix(std::min(end + 1, body.size()));
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
+            continue;  // a blank line is no item
+        }
+        if (batch->items.size() == config_.limits.max_batch_items) {
+            batch->reply(error_response(
+                Error{ErrorCode::invalid_argument, "the batch holds more than " +
+                                                       std::to_string(config_.limits.max_batch_items) +
+                                                       " items (limits.max_batch_items)"},
+                batch->request.request_id));
+            return;
+        }
+        batch->items.push_back(line);
+    }
+    if (batch->items.empty()) {
+        HttpResponse response;
+        response.content_type = "application/x-ndjson";
+        batch->reply(std::move(response));
+        return;
+    }
+    batch->answers.resize(batch->items.size());
+    // One item a worker at a time: a batch throttles itself instead of
+    // filling the queue that single requests wait in.
+    batch->concurrency = std::max<std::size_t>(1, pool_.threads());
+    start_batch_items(batch);
+}
+
+void Service::start_batch_items(const std::shared_ptr<BatchJob>& batch) {
+    {
+        const std::lock_guard lock(batch->mutex);
+        if (batch->starting) {
+            return;  // the loop below, further up the stack, takes the free slot
+        }
+        batch->starting = true;
+    }
+    for (;;) {
+        std::size_t item = 0;
+        bool last_chance_refused = false;
+        {
+            const std::lock_guard lock(batch->mutex);
+            const bool retry_ready = !batch->retry.empty() && batch->retry.front().second < batch->finished;
+            if (batch->in_flight >= batch->concurrency ||
+                (!retry_ready && batch->next >= batch->items.size() &&
+                 (batch->retry.empty() || batch->in_flight > 0))) {
+                batch->starting = false;
+                return;
+            }
+            if (retry_ready || batch->next >= batch->items.size()) {
+                // A retry whose wait is over, or, with nothing left running
+                // that could give room back, one refused for good.
+                last_chance_refused = !retry_ready;
+                item = batch->retry.front().first;
+                batch->retry.pop_front();
+            } else {
+                item = batch->next++;
+            }
+            ++batch->in_flight;
+        }
+        if (last_chance_refused) {
+            finish_batch_item(batch, item,
+                              error_response(Error{ErrorCode::overloaded,
+                                                   "no room in the memory budget or the queue for this item, "
+                                                   "even once the batch's other items were done"},
+                                             batch->request.request_id + "-" + std::to_string(item)));
+            continue;
+        }
+        const std::string item_id = batch->request.request_id + "-" + std::to_string(item);
+        if (Clock::now() >= batch->deadline) {
+            finish_batch_item(batch, item,
+                              error_response(Error{ErrorCode::deadline_exceeded,
+                                                   "the batch's deadline passed before this item started"},
+                                             item_id));
+            continue;
+        }
+        // Each item is an /extract request with a JSON body: the same parse,
+        // fetch, memory budget, deadline and answer.
+        auto job = std::make_shared<ExtractJob>();
+        job->request.method = "POST";
+        job->request.target = "/extract";
+        job->request.content_type = "application/json";
+        job->request.request_id = item_id;
+        // Its line's bytes are already in the batch's reservation (the body).
+        job->request.body = std::string(batch->items[item]);
+        job->deadline = batch->deadline;
+        job->reply = [this, batch, item](HttpResponse answer) {
+            // Refused for room (memory or queue) while other items of the
+            // batch run: it waits for one of them to end instead.
+            if (answer.status != 503 || !requeue_batch_item(*batch, item)) {
+                finish_batch_item(batch, item, std::move(answer));
+            }
+            start_batch_items(batch);
+        };
+        submit(std::move(job), &Service::run_extract_job);
+    }
+}
+
+bool Service::requeue_batch_item(BatchJob& batch, std::size_t item) {
+    const std::lock_guard lock(batch.mutex);
+    if (batch.in_flight <= 1 || Clock::now() >= batch.deadline) {
+        return false;  // nothing else of the batch will give room back
+    }
+    batch.retry.emplace_back(item, batch.finished);
+    --batch.in_flight;
+    return true;
+}
+
+void Service::finish_batch_item(const std::shared_ptr<BatchJob>& batch, std::size_t item, HttpResponse answer) {
+    metrics_.record_batch_item(answer.status == 200);
+    // The item's answer as a line: its position and HTTP status first.
+    std::string line = "{\"item\":" + std::to_string(item) + ",\"http_status\":" + std::to_string(answer.status);
+    if (answer.body.size() > 2 && answer.body.front() == '{') {
+        line.reserve(line.size() + answer.body.size() + 1);
+        line += ',';
+        line.append(answer.body, 1);
+    } else {
+        line += '}';
+    }
+    line += '\n';
+    answer.body = std::string();
+    bool last = false;
+    {
+        const std::lock_guard lock(batch->mutex);
+        batch->answers[item] = std::move(line);
+        // The answer's bytes stay reserved until the batch is written.
+        if (answer.memory) {
+            if (batch->answer_memory) {
+                batch->answer_memory->absorb(*answer.memory);
+            } else {
+                batch->answer_memory = std::move(answer.memory);
+            }
+        }
+        --batch->in_flight;
+        last = ++batch->finished == batch->items.size();
+    }
+    if (!last) {
+        return;
+    }
+    HttpResponse response;
+    response.content_type = "application/x-ndjson";
+    std::size_t bytes = 0;
+    for (const std::string& answer_line : batch->answers) {
+        bytes += answer_line.size();
+    }
+    response.body.reserve(bytes);
+    for (std::string& answer_line : batch->answers) {
+        response.body += answer_line;
+        answer_line = std::string();
+    }
+    batch->request.body = std::string();
+    response.extraction_status = "batch";
+    response.memory = std::move(batch->answer_memory);
+    batch->reply(std::move(response));
 }
 
 }  // namespace pith::server

@@ -92,7 +92,8 @@ public:
     // through, the body's bytes are reserved in head.memory.
     [[nodiscard]] std::optional<HttpResponse> check_head(HttpRequest& head) const;
 
-    // Answers a request whose body has been read. Calls `reply` exactly once:
+    // Answers a request whose body has been read (for POST /extract/batch, an
+    // NDJSON answer line per item, in order). Calls `reply` exactly once:
     // before returning, or later from a worker or I/O thread. `deadline` is
     // when the answer is due (the session answers 504 itself past it).
     void handle(HttpRequest request, Clock::time_point deadline, Reply reply);
@@ -111,7 +112,17 @@ public:
 
 private:
     struct ExtractJob;
+    struct BatchJob;
     void run_extract_job(const std::shared_ptr<ExtractJob>& job);
+    // POST /extract/batch: its items start as /extract requests, a few at a
+    // time, and the answer is written once the last one is done.
+    void start_batch(HttpRequest request, Clock::time_point deadline, Reply reply);
+    void start_batch_items(const std::shared_ptr<BatchJob>& batch);
+    void finish_batch_item(const std::shared_ptr<BatchJob>& batch, std::size_t item, HttpResponse answer);
+    // Puts an item refused for room back in line when other items of its
+    // batch are running (their end gives the room back): it starts again once
+    // one more item has finished. False when none runs.
+    static bool requeue_batch_item(BatchJob& batch, std::size_t item);
     void extract_and_reply(const std::shared_ptr<ExtractJob>& job);
     void submit(std::shared_ptr<ExtractJob> job, void (Service::*step)(const std::shared_ptr<ExtractJob>&));
     // Grows `reservation` (taking one when there is none) to `bytes` in all;

@@ -66,7 +66,7 @@ FRESH_ID_RE = re.compile(r"^[0-9a-f]{16}$")
 STATUS_LINE_RE = re.compile(r"^HTTP/1\.1 (\d{3}) ?(.*)$")
 # diagnostics.timings_us, in pipeline order (extractor/src/render/article_json.cpp, diagnostics_json()).
 TIMING_KEYS = ["decode", "prune", "parse", "dom_build", "metadata", "passes", "serialize", "confidence", "render"]
-# The paths that take GET and HEAD; /extract takes POST only.
+# The paths that take GET and HEAD; /extract and /extract/batch take POST only.
 OPS_PATHS = ("/healthz", "/readyz", "/metrics", "/version")
 
 
@@ -536,11 +536,12 @@ def check_documents(binary):
                 REPORT.ok(False, f"components/schemas/{name} is a valid schema", e.message)
     REPORT.ok(CONTRACT.article.get("$schema") == "https://json-schema.org/draft/2020-12/schema",
               "article.schema.json declares draft 2020-12")
-    REPORT.ok(set(doc["paths"]) == {"/extract", "/inspect", *OPS_PATHS},
+    REPORT.ok(set(doc["paths"]) == {"/extract", "/extract/batch", "/inspect", *OPS_PATHS},
               "openapi.yaml documents exactly pithd's endpoints", str(sorted(doc["paths"])))
     http_methods = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
-    REPORT.ok(set(doc["paths"]["/extract"]) & http_methods == {"post"}, "/extract documents POST alone",
-              str(sorted(doc["paths"]["/extract"])))
+    for path in ("/extract", "/extract/batch"):
+        REPORT.ok(set(doc["paths"][path]) & http_methods == {"post"}, f"{path} documents POST alone",
+                  str(sorted(doc["paths"][path])))
     for path in (*OPS_PATHS, "/inspect"):
         item = doc["paths"][path]
         REPORT.ok(set(item) & http_methods == {"get", "head"}, f"{path} documents GET and HEAD alone",

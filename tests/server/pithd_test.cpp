@@ -842,3 +842,120 @@ TEST(Pithd, ListenComesFromTheEnvironmentAndFlagsWin) {
 
 }  // namespace
 }  // namespace pith::test
+
+namespace pith::test {
+namespace {
+
+const std::vector<Header> kNdjson = {{"Content-Type", "application/x-ndjson"}};
+
+std::vector<json> ndjson_lines(const std::string& body) {
+    std::vector<json> lines;
+    std::size_t start = 0;
+    while (start < body.size()) {
+        const std::size_t end = std::min(body.find('\n', start), body.size());
+        if (end > start) {
+            lines.push_back(json::parse(body.substr(start, end - start), nullptr, false));
+        }
+        start = end + 1;
+    }
+    return lines;
+}
+
+TEST(PithdBatch, AHundredItemsOneMalformedAnswerInOrder) {
+    START_PITHD(pithd, args_with({}));
+    std::string body;
+    for (int i = 0; i < 100; ++i) {
+        if (i == 37) {
+            body += "{\"html\": \"<p>unclosed\n";
+            continue;
+        }
+        body += json_request(article_page(6 + static_cast<std::size_t>(i % 3)), {{"format", "text"}}) + "\n";
+        if (i % 10 == 0) {
+            body += "\n";  // blank lines are no items
+        }
+    }
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract/batch", kNdjson, body, 60s);
+    ASSERT_EQ(r.status, 200U) << r.body.substr(0, 300);
+    EXPECT_EQ(r.header("content-type"), "application/x-ndjson");
+    const std::vector<json> lines = ndjson_lines(r.body);
+    ASSERT_EQ(lines.size(), 100U);
+    int extracted = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        ASSERT_TRUE(lines[i].is_object()) << i;
+        EXPECT_EQ(lines[i].value("item", -1), static_cast<int>(i)) << "answers in the items' order";
+        if (i == 37) {
+            EXPECT_EQ(lines[i].value("http_status", 0), 400);
+            EXPECT_EQ(lines[i]["error"].value("code", ""), "invalid_json");
+        } else {
+            EXPECT_EQ(lines[i].value("http_status", 0), 200) << lines[i].dump().substr(0, 200);
+            EXPECT_EQ(lines[i].value("status", ""), "ok");
+            EXPECT_FALSE(lines[i].value("text", "").empty());
+            extracted += lines[i].value("status", "") == "ok" ? 1 : 0;
+        }
+    }
+    EXPECT_EQ(extracted, 99);
+    const PromParse metrics = scrape(pithd.port());
+    EXPECT_EQ(metrics.sum("pithd_batch_items_total", {{"outcome", "answered"}}), 99);
+    EXPECT_EQ(metrics.sum("pithd_batch_items_total", {{"outcome", "error"}}), 1);
+    EXPECT_EQ(metrics.sum("pithd_extractions_total", {}), 99);
+    EXPECT_EQ(metrics.sum("pithd_http_requests_total", {{"route", "/extract/batch"}, {"code", "200"}}), 1);
+    EXPECT_EQ(settled_reserved_bytes(pithd.port()), 0) << "reservations outlived their batch";
+}
+
+TEST(PithdBatch, TooManyItemsAreRefusedBeforeAnyIsExtracted) {
+    START_PITHD(pithd, args_with({"--max-batch-items", "3"}));
+    const std::string item = json_request(article_page(2)) + "\n";
+    const HttpResult over = http_request(pithd.port(), "POST", "/extract/batch", kNdjson, item + item + item + item);
+    EXPECT_EQ(over.status, 400U);
+    EXPECT_EQ(error_code_of(over), "invalid_argument");
+    EXPECT_NE(over.body.find("max_batch_items"), std::string::npos) << over.body;
+    const HttpResult fits = http_request(pithd.port(), "POST", "/extract/batch", kNdjson, item + item + item);
+    EXPECT_EQ(fits.status, 200U);
+    EXPECT_EQ(ndjson_lines(fits.body).size(), 3U);
+    const HttpResult json_type = http_request(pithd.port(), "POST", "/extract/batch", kJson, item);
+    EXPECT_EQ(json_type.status, 415U);
+    const HttpResult get = http_request(pithd.port(), "GET", "/extract/batch", {}, "");
+    EXPECT_EQ(get.status, 405U);
+    EXPECT_EQ(scrape(pithd.port()).sum("pithd_extractions_total", {}), 3) << "the refused batch extracted nothing";
+}
+
+TEST(PithdBatch, ALargeBatchStaysWithinTheMemoryBudget) {
+    // 16 MiB of budget for 30 pages of about 0.3 MB: the body (9 MB), two
+    // pages' working memory at a time and the answers kept until the batch is
+    // written do not all fit. Items that do not fit are refused, each on its
+    // own line; the rest are extracted; the budget is never passed.
+    constexpr double kBudget = 16.0 * 1024 * 1024;
+    START_PITHD(pithd, args_with({"--memory-budget-bytes", "16777216", "--workers", "2"}));
+    const std::string item = json_request(article_page(2'500)) + "\n";
+    std::string body;
+    for (int i = 0; i < 30; ++i) {
+        body += item;
+    }
+    std::atomic<bool> done{false};
+    double peak = 0;
+    std::thread watcher([&] {
+        while (!done.load()) {
+            peak = std::max(peak, scrape(pithd.port()).sum("pithd_memory_reserved_bytes", {}));
+            std::this_thread::sleep_for(5ms);
+        }
+    });
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract/batch", kNdjson, body, 120s);
+    done = true;
+    watcher.join();
+    ASSERT_EQ(r.status, 200U) << r.body.substr(0, 300);
+    const std::vector<json> lines = ndjson_lines(r.body);
+    ASSERT_EQ(lines.size(), 30U);
+    int extracted = 0;
+    int refused = 0;
+    for (const json& line : lines) {
+        extracted += line.value("http_status", 0) == 200 ? 1 : 0;
+        refused += line.value("http_status", 0) == 503 && line["error"].value("code", "") == "overloaded" ? 1 : 0;
+    }
+    EXPECT_EQ(extracted + refused, 30) << "every item extracted or refused for room, none left to the deadline";
+    EXPECT_GE(extracted, 1);
+    EXPECT_LE(peak, kBudget) << "the budget held";
+    EXPECT_EQ(settled_reserved_bytes(pithd.port()), 0) << "reservations outlived their batch";
+}
+
+}  // namespace
+}  // namespace pith::test
