@@ -862,7 +862,8 @@ std::vector<json> ndjson_lines(const std::string& body) {
 }
 
 TEST(PithdBatch, AHundredItemsOneMalformedAnswerInOrder) {
-    START_PITHD(pithd, args_with({}));
+    const auto timeout_ms = static_cast<long>(30'000 * kTimeScale);
+    START_PITHD(pithd, args_with({"--request-timeout-ms", std::to_string(timeout_ms)}));
     std::string body;
     for (int i = 0; i < 100; ++i) {
         if (i == 37) {
@@ -874,7 +875,8 @@ TEST(PithdBatch, AHundredItemsOneMalformedAnswerInOrder) {
             body += "\n";  // blank lines are no items
         }
     }
-    const HttpResult r = http_request(pithd.port(), "POST", "/extract/batch", kNdjson, body, 60s);
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract/batch", kNdjson, body,
+                                      std::chrono::milliseconds(timeout_ms + 10'000));
     ASSERT_EQ(r.status, 200U) << r.body.substr(0, 300);
     EXPECT_EQ(r.header("content-type"), "application/x-ndjson");
     const std::vector<json> lines = ndjson_lines(r.body);
@@ -925,7 +927,10 @@ TEST(PithdBatch, ALargeBatchStaysWithinTheMemoryBudget) {
     // written do not all fit. Items that do not fit are refused, each on its
     // own line; the rest are extracted; the budget is never passed.
     constexpr double kBudget = 16.0 * 1024 * 1024;
-    START_PITHD(pithd, args_with({"--memory-budget-bytes", "16777216", "--workers", "2"}));
+    // A deadline no sanitizer build comes near: the items end by room, not time.
+    const auto timeout_ms = static_cast<long>(60'000 * kTimeScale);
+    START_PITHD(pithd, args_with({"--memory-budget-bytes", "16777216", "--workers", "2", "--request-timeout-ms",
+                                  std::to_string(timeout_ms)}));
     const std::string item = json_request(article_page(2'500)) + "\n";
     std::string body;
     for (int i = 0; i < 30; ++i) {
@@ -939,7 +944,8 @@ TEST(PithdBatch, ALargeBatchStaysWithinTheMemoryBudget) {
             std::this_thread::sleep_for(5ms);
         }
     });
-    const HttpResult r = http_request(pithd.port(), "POST", "/extract/batch", kNdjson, body, 120s);
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract/batch", kNdjson, body,
+                                      std::chrono::milliseconds(timeout_ms + 10'000));
     done = true;
     watcher.join();
     ASSERT_EQ(r.status, 200U) << r.body.substr(0, 300);
