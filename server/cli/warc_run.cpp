@@ -48,6 +48,9 @@ std::string dump(const nlohmann::json& j) {
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+// An Item's status when its extraction threw: counted as failed, not extracted.
+constexpr const char* kInternalFailure = "internal error";
+
 // One answer line, in input order: done once a worker filled it.
 struct Item {
     std::string line;
@@ -174,10 +177,16 @@ void extract_item(const CliArgs& cli, Item& item) noexcept {
         j.update(item.fields);
         item.line = dump(j);
     } catch (const std::exception& e) {
-        item.status = "internal";
-        item.line = cli.format == Format::json
-                        ? "{\"error\":{\"code\":\"internal\",\"message\":\"extraction failed\"}}\n"
-                        : std::string();
+        item.status = kInternalFailure;
+        item.line = std::string();
+        if (cli.format == Format::json) {
+            try {
+                nlohmann::json j = item.fields;
+                j["error"] = {{"code", "internal"}, {"message", std::string("extraction failed: ") + e.what()}};
+                item.line = dump(j);
+            } catch (...) {  // out of memory: the summary still counts it
+            }
+        }
         std::fprintf(stderr, "pith warc: %s: %s\n", item.url.c_str(), e.what());
     }
 }
@@ -264,7 +273,9 @@ private:
             }
             const std::shared_ptr<Item> item = std::move(order_.front());
             order_.pop_front();
-            if (!item->status.empty()) {
+            if (item->status == kInternalFailure) {
+                ++tally_.failed[item->status];
+            } else if (!item->status.empty()) {
                 ++tally_.extracted[item->status];
             }
             out_ += item->line;
