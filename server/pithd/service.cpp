@@ -559,15 +559,15 @@ void Service::start_batch_items(const std::shared_ptr<BatchJob>& batch) {
             }
             ++batch->in_flight;
         }
+        const std::string item_id = batch->request.request_id + "-" + std::to_string(item);
         if (last_chance_refused) {
             finish_batch_item(batch, item,
                               error_response(Error{ErrorCode::overloaded,
                                                    "no room in the memory budget or the queue for this item, "
                                                    "even once the batch's other items were done"},
-                                             batch->request.request_id + "-" + std::to_string(item)));
+                                             item_id));
             continue;
         }
-        const std::string item_id = batch->request.request_id + "-" + std::to_string(item);
         if (Clock::now() >= batch->deadline) {
             finish_batch_item(batch, item,
                               error_response(Error{ErrorCode::deadline_exceeded,

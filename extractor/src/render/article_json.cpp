@@ -7,6 +7,10 @@
 namespace pith::extract {
 namespace {
 
+nlohmann::json optional_number(const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
 nlohmann::json optional_string(const std::optional<std::string>& value) {
     if (!value) {
         return nullptr;
@@ -77,10 +81,9 @@ nlohmann::json choice_json(const Article& article) {
         for (std::size_t i = 0; i < names.size() && i < article.judge_features.size(); ++i) {
             features[std::string(names[i])] = article.judge_features[i];
         }
-        const auto gain = [](const std::optional<double>& g) { return g ? nlohmann::json(*g) : nlohmann::json(nullptr); };
         judge = {{"features", std::move(features)},
-                 {"region_gain", gain(article.region_gain)},
-                 {"cleaned_region_gain", gain(article.cleaned_region_gain)}};
+                 {"region_gain", optional_number(article.region_gain)},
+                 {"cleaned_region_gain", optional_number(article.cleaned_region_gain)}};
     }
     return {{"strategies", std::move(strategies)},
             {"judge", std::move(judge)},
@@ -134,7 +137,7 @@ nlohmann::json diagnostics_json(const Article& article) {
         {"page_type", std::move(page_type)},
         {"rule", std::move(rule)},
         {"auto", choice_json(article)},
-        {"predicted_f1", article.predicted_f1 ? nlohmann::json(*article.predicted_f1) : nlohmann::json(nullptr)},
+        {"predicted_f1", optional_number(article.predicted_f1)},
         {"confidence_features", std::move(features)},
         {"passes", std::move(passes)},
         {"cost", std::move(cost)},
