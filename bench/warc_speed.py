@@ -13,7 +13,6 @@ usage: /usr/bin/python3 bench/warc_speed.py [--pith build/pith] [--jobs 2] [--re
 """
 
 import argparse
-import gzip
 import subprocess
 import sys
 import tempfile
@@ -23,6 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 import corpus  # noqa: E402
+import warc_records  # noqa: E402
 
 
 def corpus_pages(root, which):
@@ -37,12 +37,7 @@ def corpus_pages(root, which):
 def warc_of(files, path):
     with open(path, "wb") as out:
         for i, file in enumerate(files):
-            body = file.read_bytes()
-            http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n" % len(body) + body
-            head = (f"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://pages.test/{i}.html\r\n"
-                    f"WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{i:012d}>\r\n"
-                    f"Content-Type: application/http; msgtype=response\r\nContent-Length: {len(http)}\r\n\r\n")
-            out.write(gzip.compress(head.encode() + http + b"\r\n\r\n", compresslevel=6))
+            out.write(warc_records.response(f"http://pages.test/{i}.html", i, file.read_bytes(), gzipped=True))
 
 
 def timed(args):

@@ -42,6 +42,8 @@ import tomllib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
+import warc_records  # noqa: E402
 
 try:
     import yaml
@@ -700,15 +702,11 @@ def check_kubernetes(binary):
 
 def warc_of(path, uris):
     """A small WARC of one HTML response per URI, for running the Job's script."""
-    page = b"<html><head><title>T</title></head><body><article>" + b"<p>" + b"Tides rise twice a day. " * 20 + \
-        b"</p>" * 1 + b"</article></body></html>"
+    page = b"<html><head><title>T</title></head><body><article><p>" + b"Tides rise twice a day. " * 20 + \
+        b"</p></article></body></html>"
     with open(path, "wb") as out:
         for i, uri in enumerate(uris):
-            http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
-            head = (f"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n"
-                    f"WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{i:012d}>\r\n"
-                    f"Content-Length: {len(http)}\r\n\r\n").encode()
-            out.write(head + http + b"\r\n\r\n")
+            out.write(warc_records.response(uri, i, page))
 
 
 def check_warc_job(binary):

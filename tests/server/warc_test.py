@@ -32,6 +32,7 @@ REPO = Path(__file__).resolve().parents[2]
 WARCIO = REPO / "tests" / "server" / "warcio"
 sys.path.insert(0, str(REPO / "bench"))
 import corpus  # noqa: E402
+import warc_records  # noqa: E402
 
 failures = []
 
@@ -102,8 +103,7 @@ def summary_counts(stderr):
 
 
 def warc_record(fields, block):
-    head = "WARC/1.0\r\n" + "".join(f"{k}: {v}\r\n" for k, v in fields) + f"Content-Length: {len(block)}\r\n\r\n"
-    return head.encode() + block + b"\r\n\r\n"
+    return warc_records.record(fields, block, version="WARC/1.0")
 
 
 def main():
