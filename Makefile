@@ -17,7 +17,7 @@ export PITH_CORPUS
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
 	libgumbo-dev nlohmann-json3-dev libuchardet-dev libxml2-dev libgtest-dev googletest \
 	libboost1.81-dev libspdlog-dev libtomlplusplus-dev wrk \
-	libssl-dev zlib1g-dev libbrotli-dev wget \
+	libssl-dev zlib1g-dev libbrotli-dev wget python3-scrapy \
 	yamllint python3-yaml python3-jsonschema python3-numpy python3-matplotlib cmark-gfm curl clang libclang-rt-14-dev \
 	chromium
 

@@ -16,12 +16,12 @@
    accepted by pithd --check-config.
 5. Dockerfile: runtime stage without -dev packages or compilers, with a
    non-root USER, a HEALTHCHECK, an exec-form ENTRYPOINT and a package for
-   every shared library pithd links; compose file; systemd unit. The image's
-   and compose's health checks and the example scraper run against the live
-   pithd, and pithd must exit 0 on SIGTERM.
+   every shared library pithd links; compose file; the Scrapy scraper's image
+   and settings; systemd unit. The image's and compose's health checks run
+   against the live pithd, and pithd must exit 0 on SIGTERM.
 
 Traffic goes to loopback only. Prints each check; exits 1 if any failed.
-Needs Debian's python3-yaml and yamllint; curl and bash for the live checks.
+Needs Debian's python3-yaml and yamllint; bash for the live health checks.
 """
 
 import fnmatch
@@ -1060,40 +1060,36 @@ def run_healthcheck(command, port):
         return "timeout"
 
 
-def check_scraper(pithd):
-    script = REPO / "docker" / "scraper" / "scrape.sh"
-    if not check(script.is_file(), "docker/scraper/scrape.sh exists"):
+def check_scraper_image():
+    """docker/scraper: the Scrapy image compose runs beside pithd (tests/docker/scrapy_test.py
+    runs its crawl against a live pithd; tests/docker/image_test.py builds and runs it)."""
+    path = REPO / "docker" / "scraper" / "Dockerfile"
+    if not check(path.is_file(), "docker/scraper/Dockerfile exists"):
         return
-    if not shutil.which("curl"):
-        fail("the example scraper runs", "curl is not installed (apt-get install curl)")
-        return
-    pages = sorted((REPO / "tests" / "fixtures").glob("*.html"))
-    base = {"PITHD_URL": f"http://127.0.0.1:{pithd.port}", "PAGES_DIR": str(REPO / "tests" / "fixtures"),
-            "ONCE": "1"}
-    run = subprocess.run(["/bin/sh", str(script)], capture_output=True, text=True, timeout=120,
-                         env=clean_env({**base, "URLS_FILE": "/nonexistent"}))
-    articles = []
-    for line in run.stdout.splitlines():
-        try:
-            articles.append(json.loads(line))
-        except ValueError:
-            pass
-    check(run.returncode == 0 and len(articles) == len(pages) and all("title" in a for a in articles),
-          f"the scraper posts {len(pages)} fixture pages and prints one article per line",
-          f"exit {run.returncode}, {len(articles)} articles, stderr {run.stderr.strip()!r}")
-    # A URL pithd must refuse: proves the JSON {"url": ...} form is accepted
-    # (a malformed body would be a 400, not a blocked fetch) without leaving loopback.
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-        f.write(f"# comment\n\nhttp://127.0.0.1:{pithd.port}/version\n")
-        urls = f.name
-    try:
-        run = subprocess.run(["/bin/sh", str(script)], capture_output=True, text=True, timeout=120,
-                             env=clean_env({**base, "PAGES_DIR": "/nonexistent", "URLS_FILE": urls}))
-    finally:
-        os.unlink(urls)
-    check(run.returncode == 1 and "HTTP 403" in run.stderr and "blocked_address" in run.stderr,
-          "the scraper sends URLs as JSON and reports pithd's refusal (403 blocked_address), exit 1",
-          f"exit {run.returncode}, stderr {run.stderr.strip()!r}")
+    stages = dockerfile_stages(path)
+    check([args[0] for args, _ in stages] == ["debian:12-slim"], "the scraper image builds on debian:12-slim")
+    instructions = [item for _, stage in stages for item in stage]
+    packages = [p for k, r in instructions if k == "RUN" for p in apt_packages(r)]
+    check("python3-scrapy" in packages, "the scraper image installs Debian's python3-scrapy", str(packages))
+    users = [r for k, r in instructions if k == "USER"]
+    check(bool(users) and users[-1].split(":")[0] not in ("root", "0") and users[-1].split(":")[0].isdigit(),
+          f"the scraper runs as a numeric non-root USER ({users[-1] if users else None})")
+    entrypoints = [json.loads(r) for k, r in instructions if k == "ENTRYPOINT"]
+    check(entrypoints[-1:] == [["python3", "-m", "scrapy", "crawl", "site"]],
+          "the scraper's ENTRYPOINT runs the site spider", str(entrypoints))
+    sources = [s for k, r in instructions if k == "COPY" for s in shlex.split(r)[:-1]]
+    absent = [s for s in sources if not (path.parent / s).exists()]
+    check(sources and not absent, f"the scraper's COPY sources exist ({' '.join(sources)})", f"missing {absent}")
+    compose = load_yaml_docs(REPO / "docker" / "docker-compose.yml")[0]
+    scraper = compose.get("services", {}).get("scraper", {})
+    build = scraper.get("build", {})
+    check((REPO / "docker" / build.get("context", ".") / build.get("dockerfile", "Dockerfile")).resolve() == path,
+          "compose builds the scraper service from docker/scraper/Dockerfile")
+    env = scraper.get("environment", {})
+    check(env.get("PITHD_URL") == "http://pithd:8080", "the scraper sends pages to http://pithd:8080")
+    settings = (REPO / "docker" / "scraper" / "pith_scraper" / "settings.py").read_text(encoding="utf-8")
+    check("pith_scraper.pipelines.PithExtractPipeline" in settings and "TELNETCONSOLE_ENABLED = False" in settings,
+          "the scraper's settings enable the pith pipeline and turn Scrapy's telnet console off")
 
 
 # ---------------------------------------------------------------------------
@@ -1124,6 +1120,7 @@ def main():
     image_health = check_dockerfile(binary, example_config)
     print("-- docker-compose.yml")
     compose_health = check_compose(binary)
+    check_scraper_image()
     print("-- Kubernetes")
     check_kubernetes(binary)
     check_warc_job(binary)
@@ -1144,7 +1141,6 @@ def main():
             if command:
                 rc = run_healthcheck(command, port)
                 check(rc == 0, f"the {name} passes against a live pithd", f"exit {rc}")
-        check_scraper(pithd)
         if exported is not None:
             print("-- metric names in alert rules")
             check_alert_rules(exported)

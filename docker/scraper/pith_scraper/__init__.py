@@ -1,0 +1,1 @@
+"""The compose example's scraper: a Scrapy crawl whose pages pithd turns into articles."""
