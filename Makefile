@@ -2,7 +2,8 @@
 #   make run    installs what is missing, builds in Release and runs pithd with its built-in defaults
 #   make test   installs what is missing, builds and runs every test: the Release build, then the
 #               whole suite under AddressSanitizer+UndefinedBehaviorSanitizer with short libFuzzer
-#               runs, then the server and worker-pool tests under ThreadSanitizer
+#               runs, then the server and worker-pool tests under ThreadSanitizer, then the
+#               Docker images built with podman (no engine, no registry) and probed
 # Everything comes from Debian 12 packages; nothing is downloaded during the build.
 
 BUILD_DIR ?= build
@@ -23,15 +24,26 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build run test test-release test-asan test-tsan clean
+.PHONY: deps test-deps build run test test-release test-asan test-tsan test-image clean
 
-deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do \
+# What tests/docker/image_test.py builds the images with: podman with chroot
+# isolation and vfs storage needs no daemon; debootstrap makes the base image
+# from Debian's packages, as no registry is reachable; runc, as crun's cgroup
+# setup is refused inside the sandboxes our machines run in.
+IMAGE_PACKAGES := podman runc debootstrap
+
+# install_missing LIST: apt-get installs those of LIST not installed yet.
+define install_missing
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing:" $$missing; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PACKAGES))
 
 # warcio.js, a WARC library no one here wrote, for tests/server/warc_test.py:
 # the one thing the tests take from the npm registry (issue 26 asks for it),
@@ -47,7 +59,7 @@ build: deps
 run: build
 	$(BUILD_DIR)/pithd
 
-test: test-release test-asan test-tsan
+test: test-release test-asan test-tsan test-image
 
 test-release: build test-deps
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -71,5 +83,12 @@ test-tsan: test-deps
 	cmake --build $(TSAN_DIR) -j $(JOBS) --target pithd pith pith_server_unit_tests pith_pithd_tests pith_fetch_tests
 	cd $(TSAN_DIR) && ctest --output-on-failure -j $(JOBS) -L 'server|fetch'
 
+# docker/Dockerfile and docker/scraper/Dockerfile built from this checkout and
+# probed (health, user, an extraction, the scraper's crawl); rootful podman.
+IMAGE_DIR ?= build-image
+test-image: build
+	$(call install_missing,$(IMAGE_PACKAGES))
+	$(SUDO) env PITH_IMAGE_DIR=$(abspath $(IMAGE_DIR)) /usr/bin/python3 tests/docker/image_test.py $(BUILD_DIR)/pith
+
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR) $(IMAGE_DIR)
