@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -213,6 +214,110 @@ std::string document_title(const dom::Document& doc) {
             pending_space = false;
         }
         out.push_back(c);
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------
+// pith's headline title (headline_title).
+
+// Words of a title for comparing titles: lowercase ASCII letters and digits,
+// every non-ASCII byte kept as a letter (so words in any script count), the
+// rest separators.
+std::vector<std::string> title_words(std::string_view s) {
+    std::vector<std::string> words;
+    std::string word;
+    for (const char c : s) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x80 || std::isalnum(byte) != 0) {
+            word.push_back(byte < 0x80 ? to_lower(c) : c);
+        } else if (!word.empty()) {
+            words.push_back(std::move(word));
+            word.clear();
+        }
+    }
+    if (!word.empty()) {
+        words.push_back(std::move(word));
+    }
+    return words;
+}
+
+std::string joined_words(std::string_view s) {
+    std::string out;
+    for (const std::string& word : title_words(s)) {
+        out += out.empty() ? "" : " ";
+        out += word;
+    }
+    return out;
+}
+
+// A title's parts between spaced separators: " | ", " - ", " – ", " — ",
+// " · ", " » ", " :: ", " / ", " • " (any white space around them).
+std::vector<std::string_view> title_parts(std::string_view title) {
+    static constexpr std::array<std::string_view, 9> kSeparators = {
+        "|", "-", "\xE2\x80\x93", "\xE2\x80\x94", "\xC2\xB7", "\xC2\xBB", "::", "/", "\xE2\x80\xA2"};
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    std::size_t pos = 0;
+    while (pos < title.size()) {
+        std::size_t cut = 0;
+        if (is_ascii_space(title[pos])) {
+            const std::size_t after_space = skip_js_space(title, pos);
+            for (const std::string_view separator : kSeparators) {
+                if (title.substr(after_space).starts_with(separator)) {
+                    const std::size_t end = after_space + separator.size();
+                    if (end < title.size() && is_ascii_space(title[end])) {
+                        cut = skip_js_space(title, end) - pos;
+                    }
+                    break;
+                }
+            }
+        }
+        if (cut == 0) {
+            ++pos;
+            continue;
+        }
+        if (const std::string_view part = text::trim(title.substr(start, pos - start)); !part.empty()) {
+            parts.push_back(part);
+        }
+        pos += cut;
+        start = pos;
+    }
+    if (const std::string_view part = text::trim(title.substr(start)); !part.empty()) {
+        parts.push_back(part);
+    }
+    return parts;
+}
+
+std::string meta_content(const dom::Document& doc, std::string_view key) {
+    std::string found;
+    for_each_element(doc, Tag::meta, [&](const Node* n) {
+        const bool named = text::iequals_ascii(text::trim(n->attr("property")), key) ||
+                           text::iequals_ascii(text::trim(n->attr("name")), key);
+        if (named && !text::trim(n->attr("content")).empty()) {
+            found = text::collapse_runs(text::trim(n->attr("content")));
+            return false;
+        }
+        return true;
+    });
+    return found;
+}
+
+// The host of an absolute URL, lowercase, without its dots and dashes.
+std::string squeezed_host(std::string_view url) {
+    const std::size_t scheme = url.find("://");
+    if (scheme == std::string_view::npos) {
+        return {};
+    }
+    std::string_view host = url.substr(scheme + 3);
+    host = host.substr(0, host.find_first_of("/?#"));
+    host = host.substr(host.find('@') == std::string_view::npos ? 0 : host.find('@') + 1);
+    host = host.substr(0, host.find(':'));
+    std::string out;
+    for (const char c : host) {
+        if (c != '.' && c != '-') {
+            out.push_back(to_lower(c));
+        }
     }
     return out;
 }
@@ -1053,9 +1158,66 @@ std::string unescape_html_entities(std::string_view s) {
     return out;
 }
 
+std::string headline_title(const dom::Document& doc, std::string_view base_url, std::string_view fallback) {
+    constexpr std::size_t kHeadingsTried = 3;
+    constexpr std::size_t kLongestHeadline = 250;  // bytes; longer is a paragraph marked up as a heading
+    constexpr double kSharedWords = 0.5;
+    const std::string title = document_title(doc);
+    const std::string og_title = meta_content(doc, "og:title");
+    const std::string site = joined_words(meta_content(doc, "og:site_name"));
+    const std::string host = squeezed_host(base_url);
+    const std::vector<std::string_view> parts = title_parts(title);
+
+    const auto is_site_name = [&](std::string_view heading) {
+        const std::string words = joined_words(heading);
+        if (words.empty() || words == site) {
+            return true;
+        }
+        for (std::size_t i = 1; i < parts.size(); ++i) {
+            if (joined_words(parts[i]) == words) {
+                return true;
+            }
+        }
+        std::string squeezed = words;
+        std::erase(squeezed, ' ');
+        return !host.empty() && host.find(squeezed) != std::string::npos;
+    };
+    std::string heading;
+    std::size_t tried = 0;
+    for_each_element(doc, Tag::h1, [&](const Node* n) {
+        if (n->ns != dom::Namespace::html) {
+            return true;
+        }
+        std::string text = text::collapse_runs(text::trim(dom::text_content(n)));
+        std::replace_if(text.begin(), text.end(), is_ascii_space, ' ');
+        text = text::collapse_runs(text);
+        if (!text.empty() && text.size() <= kLongestHeadline && !is_site_name(text)) {
+            heading = std::move(text);
+            return false;
+        }
+        return ++tried < kHeadingsTried;
+    });
+
+    const std::vector<std::string_view> og_parts = title_parts(og_title);
+    const std::string_view first_part = !og_parts.empty() ? og_parts.front()
+                                        : !parts.empty()  ? parts.front()
+                                                          : std::string_view{};
+    if (!heading.empty()) {
+        const std::vector<std::string> words = title_words(heading);
+        const std::vector<std::string> titles = title_words(title + " " + og_title);
+        const auto shared = static_cast<double>(std::count_if(words.begin(), words.end(), [&](const std::string& w) {
+            return std::find(titles.begin(), titles.end(), w) != titles.end();
+        }));
+        if (first_part.empty() || (!words.empty() && shared / static_cast<double>(words.size()) >= kSharedWords)) {
+            return heading;
+        }
+    }
+    return first_part.empty() ? std::string(fallback) : std::string(first_part);
+}
+
 void apply_metadata(Article& article, const Metadata& metadata, const std::optional<std::string>& found_byline,
                     const std::optional<std::string>& lang) {
-    article.title = metadata.title;
+    article.title = metadata.headline ? metadata.headline : metadata.title;
     const bool metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
     article.byline = metadata_has_byline ? metadata.byline : found_byline;
     article.lang = lang;

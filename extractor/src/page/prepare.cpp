@@ -32,9 +32,14 @@ std::optional<PreparedPage> prepare_page(LoadedPage loaded, const ExtractOptions
     remove_scripts(doc);
     prep_document(doc);
     page.metadata = read_metadata(doc, json_ld, page.base_url);
+    // Readability's title stays Readability's (Mozilla's expected titles).
+    if (options.strategy != Strategy::readability) {
+        page.metadata.headline = headline_title(doc, page.base_url, page.metadata.title.value_or(""));
+    }
     if (page.applied) {  // what the rule names wins over what the page says of itself
         if (page.applied->title) {
             page.metadata.title = page.applied->title;
+            page.metadata.headline.reset();
         }
         if (page.applied->author) {
             page.metadata.byline = page.applied->author;

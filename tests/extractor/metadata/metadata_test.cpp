@@ -334,5 +334,49 @@ TEST(UnescapeHtmlEntities, NamedThenNumeric) {
     EXPECT_EQ(unescape_html_entities(""), "");
 }
 
+// --- headline_title ------------------------------------------------------------------------
+
+std::string headline_of(std::string_view head, std::string_view body, std::string_view url = "") {
+    const dom::Document doc =
+        parse("<html><head>" + std::string(head) + "</head><body>" + std::string(body) + "</body></html>");
+    return headline_title(doc, url, "fallback");
+}
+
+TEST(HeadlineTitle, TheH1ThatAgreesWithTheTitleWinsOverTheTitleWithItsSiteName) {
+    EXPECT_EQ(headline_of("<title>How Tides Work: A Guide | Ocean News</title>",
+                          "<h1>How Tides Work: a Guide</h1>"),
+              "How Tides Work: a Guide");
+}
+
+TEST(HeadlineTitle, AnH1NamingTheSiteIsPassedOver) {
+    // By og:site_name, by a later part of <title>, and by the host.
+    EXPECT_EQ(headline_of("<title>River Deltas - Ocean News</title><meta property=\"og:site_name\" content=\"Tidal\">",
+                          "<h1>Tidal</h1><h1>Ocean News</h1><h1>River deltas</h1>"),
+              "River deltas");
+    EXPECT_EQ(headline_of("<title>River Deltas</title>", "<h1>Ocean-News</h1><p>x</p>",
+                          "https://www.oceannews.example/deltas"),
+              "River Deltas");
+}
+
+TEST(HeadlineTitle, ASloganH1LosesToTheFirstPartOfOgTitle) {
+    EXPECT_EQ(headline_of("<title>Email Tools | Postbox</title>"
+                          "<meta property=\"og:title\" content=\"Email Marketing Tools \xE2\x80\x94 Postbox\">",
+                          "<h1>Win customers with every send</h1>"),
+              "Email Marketing Tools");
+}
+
+TEST(HeadlineTitle, OnlyTheFirstThreeH1sAreTriedAndLongOnesAreNotHeadlines) {
+    EXPECT_EQ(headline_of("<title>Deltas | Site</title>",
+                          "<h1>Site</h1><h1>Site</h1><h1>Site</h1><h1>Deltas</h1>"),
+              "Deltas");  // the title's first part, not the fourth <h1>
+    EXPECT_EQ(headline_of("<title>Deltas | Site</title>", "<h1>" + std::string(300, 'a') + "</h1>"), "Deltas");
+}
+
+TEST(HeadlineTitle, SeparatorsMustBeSpacedAndThePageMayHaveNoTitleAtAll) {
+    EXPECT_EQ(headline_of("<title>Well-known pre-1900 maps</title>", ""), "Well-known pre-1900 maps");
+    EXPECT_EQ(headline_of("", ""), "fallback");
+    EXPECT_EQ(headline_of("", "<h1>  Only\n  a heading </h1>"), "Only a heading");
+}
+
 }  // namespace
 }  // namespace pith::extract
