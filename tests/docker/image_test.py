@@ -41,20 +41,14 @@ import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests" / "support"))
+from checklist import check, failures  # noqa: E402
+
 BASE_IMAGE = "docker.io/library/debian:12-slim"  # what `FROM debian:12-slim` means
 IMAGE = "localhost/pith/pithd:ci"
 SCRAPER_IMAGE = "localhost/pith/scraper:ci"
 CONTAINER = "pith-image-test"
 IMAGE_UID = "10001"
-
-failures = []
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what, flush=True)
-    if not ok:
-        failures.append(what)
-    return ok
 
 
 class Podman:

@@ -31,19 +31,12 @@ REPO = Path(__file__).resolve().parents[2]
 SCRAPER = REPO / "docker" / "scraper"
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO / "tests" / "contract"))
+sys.path.insert(0, str(REPO / "tests" / "support"))
 import corpus  # noqa: E402
+from checklist import check, failures  # noqa: E402
 from deploy_check import Pithd  # noqa: E402
 
 PAGES = 20
-failures = []
-
-
-def check(ok, what, detail=""):
-    print(("ok    " if ok else "FAIL  ") + what + (f"\n      {detail}" if detail and not ok else ""),
-          flush=True)
-    if not ok:
-        failures.append(what)
-    return ok
 
 
 def site_pages(root):

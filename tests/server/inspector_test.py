@@ -34,16 +34,11 @@ import time
 import urllib.error
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checklist import check, failures  # noqa: E402
+
 TOKEN = "inspector-test-token"
 CHROMIUM = "/usr/bin/chromium"
-FAILURES = []
-
-
-def check(condition, what):
-    print(("ok    " if condition else "FAIL  ") + what, flush=True)
-    if not condition:
-        FAILURES.append(what)
-    return condition
 
 
 def corpus_dir():
@@ -549,8 +544,8 @@ def main():
     finally:
         browser.close()
         pithd.stop()
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed", flush=True)
+    if failures:
+        print(f"{len(failures)} check(s) failed", flush=True)
         return 1
     print("all inspector checks passed", flush=True)
     return 0

@@ -31,16 +31,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 WARCIO = REPO / "tests" / "server" / "warcio"
 sys.path.insert(0, str(REPO / "bench"))
+sys.path.insert(0, str(REPO / "tests" / "support"))
 import corpus  # noqa: E402
 import warc_records  # noqa: E402
-
-failures = []
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what)
-    if not ok:
-        failures.append(what)
+from checklist import check, failures  # noqa: E402
 
 
 def pages(root, count):
