@@ -45,7 +45,7 @@ Article article_from_page(PreparedPage& page, const ExtractOptions& options, Art
     if (run.stopped) {
         return refused(std::move(article), std::move(*run.stopped));
     }
-    apply_metadata(article, page.metadata, state.byline, state.lang);  // 6
+    apply_metadata(article, page.metadata, page.authors_dates, state.byline, state.lang);  // 6
     if (page.source_copy != nullptr) {                                  // 7
         article.annotated_source = annotate_source(page.doc, page.source_copy, article);
     }

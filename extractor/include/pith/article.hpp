@@ -123,10 +123,21 @@ struct StageTimings {
     std::int64_t render_us = 0;      // Markdown and clean text, when asked for
 };
 
+// Where the article's title, authors and dates were read: "h1", "og:title",
+// "title", "readability" (Readability.js's own), "site rule", "json-ld",
+// "meta <key>", "itemprop datePublished", "byline", "rel=author", "url";
+// none when the field is empty.
+struct MetadataSources {
+    std::optional<std::string> title, authors, published_time, modified_time;
+};
+
 struct Article {
     // Readability.js field names and meanings.
     std::optional<std::string> title;
     std::optional<std::string> byline;
+    // pith: the authors' names, without "By", dates or degrees (empty when
+    // the page names none).
+    std::vector<std::string> authors;
     std::optional<std::string> dir;
     std::optional<std::string> lang;
     std::string content;       // HTML of the article
@@ -143,6 +154,8 @@ struct Article {
     std::optional<std::string> site_name;
     std::optional<std::string> published_time;
     // pith additions.
+    std::optional<std::string> modified_time;  // ISO 8601
+    MetadataSources metadata_sources;
     std::optional<std::string> image;
     std::optional<std::string> favicon;
     bool readerable = false;   // is_probably_readable's answer on the same document

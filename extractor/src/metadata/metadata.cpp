@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "metadata/authors_dates.hpp"
 #include "pith/url.hpp"
 #include "dom/inner_text.hpp"
 #include "text/text.hpp"
@@ -1158,7 +1159,9 @@ std::string unescape_html_entities(std::string_view s) {
     return out;
 }
 
-std::string headline_title(const dom::Document& doc, std::string_view base_url, std::string_view fallback) {
+bool is_json_ld_article_type(std::string_view type) { return is_article_type(type); }
+
+SourcedText headline_title(const dom::Document& doc, std::string_view base_url, std::string_view fallback) {
     constexpr std::size_t kHeadingsTried = 3;
     constexpr std::size_t kLongestHeadline = 250;  // bytes; longer is a paragraph marked up as a heading
     constexpr double kSharedWords = 0.5;
@@ -1209,15 +1212,19 @@ std::string headline_title(const dom::Document& doc, std::string_view base_url, 
             return std::find(titles.begin(), titles.end(), w) != titles.end();
         }));
         if (first_part.empty() || (!words.empty() && shared / static_cast<double>(words.size()) >= kSharedWords)) {
-            return heading;
+            return {heading, "h1"};
         }
     }
-    return first_part.empty() ? std::string(fallback) : std::string(first_part);
+    if (first_part.empty()) {
+        return {std::string(fallback), "readability"};
+    }
+    return {std::string(first_part), !og_parts.empty() ? "og:title" : "title"};
 }
 
-void apply_metadata(Article& article, const Metadata& metadata, const std::optional<std::string>& found_byline,
-                    const std::optional<std::string>& lang) {
-    article.title = metadata.headline ? metadata.headline : metadata.title;
+void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAndDates& authors_dates,
+                    const std::optional<std::string>& found_byline, const std::optional<std::string>& lang) {
+    const bool readability = article.strategy == Strategy::readability;
+    article.title = metadata.title;
     const bool metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
     article.byline = metadata_has_byline ? metadata.byline : found_byline;
     article.lang = lang;
@@ -1226,6 +1233,45 @@ void apply_metadata(Article& article, const Metadata& metadata, const std::optio
     article.published_time = metadata.published_time;
     article.image = metadata.image;
     article.favicon = metadata.favicon;
+
+    MetadataSources& sources = article.metadata_sources;
+    if (metadata.headline && !readability) {
+        article.title = metadata.headline->value;
+        sources.title = metadata.headline->source;
+    } else if (article.title) {
+        sources.title = metadata.headline ? metadata.headline->source : "readability";
+    }
+    article.authors = authors_dates.authors;
+    sources.authors = authors_dates.authors_source;
+    if (article.authors.empty() && article.byline) {
+        article.authors = author_names(*article.byline);
+        sources.authors = "byline";
+    }
+    if (article.authors.empty()) {
+        article.authors = authors_dates.rel_authors;
+        sources.authors = "rel=author";
+    }
+    if (article.authors.empty()) {
+        sources.authors.reset();
+    }
+    if (!readability) {
+        std::optional<std::string> readabilitys = article.published_time ? iso_date(*article.published_time)
+                                                                         : std::nullopt;
+        article.published_time.reset();
+        if (authors_dates.published) {
+            article.published_time = authors_dates.published->value;
+            sources.published_time = authors_dates.published->source;
+        } else if (readabilitys) {
+            article.published_time = std::move(readabilitys);
+        }
+    }
+    if (article.published_time && !sources.published_time) {
+        sources.published_time = "readability";
+    }
+    if (authors_dates.modified) {
+        article.modified_time = authors_dates.modified->value;
+        sources.modified_time = authors_dates.modified->source;
+    }
 }
 
 }  // namespace pith::extract

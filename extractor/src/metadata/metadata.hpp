@@ -22,13 +22,19 @@
 
 namespace pith::extract {
 
+// A value with where it was read, for diagnostics.
+struct SourcedText {
+    std::string value;
+    std::string source;  // "json-ld", "meta article:published_time", "h1", "url", ...
+};
+
 // Every field is optional: absent is JSON null. read_metadata never leaves a
 // field holding "" except `title` (Readability's title is always a string).
 struct Metadata {
     std::optional<std::string> title, byline, excerpt, site_name, published_time, image, favicon;
     // pith's title for every strategy but readability (headline_title); none
     // when a site rule gives the title.
-    std::optional<std::string> headline;
+    std::optional<SourcedText> headline;
 };
 
 // Readability _getArticleTitle: document.title, cut at " | ", " - ", " » ", ...
@@ -45,8 +51,13 @@ struct Metadata {
 // dashes. Readability's title (`fallback`) when the page has none of these.
 // On wcxb-dev the truth's title is the first <h1> on 64% of the pages and the
 // first part of og:title or <title> on 71%; this choice matches 75%.
-[[nodiscard]] std::string headline_title(const dom::Document& doc, std::string_view base_url,
+// The source is "h1", "og:title", "title" or "readability".
+[[nodiscard]] SourcedText headline_title(const dom::Document& doc, std::string_view base_url,
                                          std::string_view fallback);
+
+// Whether a JSON-LD @type is one Readability reads as an article's
+// (REGEXPS.jsonLdArticleTypes).
+[[nodiscard]] bool is_json_ld_article_type(std::string_view type);
 
 // Readability _getJSONLD: the first <script type="application/ld+json"> holding
 // a schema.org object of an article @type (top-level array and @graph included)
@@ -64,12 +75,18 @@ struct Metadata {
 [[nodiscard]] Metadata read_metadata(const dom::Document& doc, const Metadata& json_ld,
                                      std::string_view base_url);
 
+struct AuthorsAndDates;  // metadata/authors_dates.hpp
+
 // Step 6 of extract(): the article's title, byline, lang, excerpt, site
 // name, date, image and favicon from the page's metadata; the byline the
 // passes found in the page (`found_byline`) when the metadata has none, and
-// the lang they read off <html>.
-void apply_metadata(Article& article, const Metadata& metadata, const std::optional<std::string>& found_byline,
-                    const std::optional<std::string>& lang);
+// the lang they read off <html>. Then pith's fields: the authors (the page's
+// marked-up authors, else the byline's names, else rel=author links), the
+// modified date, and, for every strategy but readability, the headline as
+// title and the marked-up publication date (Readability's when it reads as a
+// date and the page marks none); with the source of each.
+void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAndDates& authors_dates,
+                    const std::optional<std::string>& found_byline, const std::optional<std::string>& lang);
 
 // Readability _textSimilarity: 1 - (length of b's words missing from a) / (length
 // of b's words), words being runs of ASCII [A-Za-z0-9_] after lowercasing.

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "metadata/authors_dates.hpp"
 #include "metadata/metadata.hpp"
 #include "page/declarations.hpp"
 #include "pith/article.hpp"
@@ -41,6 +42,7 @@ struct PreparedPage {
     std::optional<rules::Applied> applied;  // what the rule did and selected
     dom::Node* source_copy = nullptr;       // LoadedPage's
     Metadata metadata;                      // JSON-LD, <meta> and the rule's fields, in that priority
+    AuthorsAndDates authors_dates;          // pith's authors and dates, the rule's first
     std::string base_url;                   // for resolving the article's links
     PageDeclarations declarations;          // JSON-LD types, Open Graph type, canonical URL
     // Step 4b, classify/: what kind of page it is.

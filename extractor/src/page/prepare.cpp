@@ -9,7 +9,7 @@
 namespace pith::extract {
 
 std::optional<PreparedPage> prepare_page(LoadedPage loaded, const ExtractOptions& options, Article& article) {
-    PreparedPage page{std::move(loaded.doc), loaded.rule, std::nullopt, loaded.source_copy, {}, {}, {}, {}};
+    PreparedPage page{std::move(loaded.doc), loaded.rule, std::nullopt, loaded.source_copy, {}, {}, {}, {}, {}};
     dom::Document& doc = page.doc;
     const rules::SiteRule* rule = page.rule;
     if (rule != nullptr) {
@@ -29,6 +29,7 @@ std::optional<PreparedPage> prepare_page(LoadedPage loaded, const ExtractOptions
     page.declarations = read_declarations(doc);  // before the scripts holding JSON-LD go
     const bool skip_json_ld = options.disable_json_ld || (rule != nullptr && rule->skip_json_ld);
     const Metadata json_ld = skip_json_ld ? Metadata{} : read_json_ld(doc);
+    const JsonLdFacts json_ld_facts = skip_json_ld ? JsonLdFacts{} : read_json_ld_facts(doc);
     remove_scripts(doc);
     prep_document(doc);
     page.metadata = read_metadata(doc, json_ld, page.base_url);
@@ -36,16 +37,21 @@ std::optional<PreparedPage> prepare_page(LoadedPage loaded, const ExtractOptions
     if (options.strategy != Strategy::readability) {
         page.metadata.headline = headline_title(doc, page.base_url, page.metadata.title.value_or(""));
     }
+    page.authors_dates = read_authors_and_dates(doc, json_ld_facts, options.input.url);
     if (page.applied) {  // what the rule names wins over what the page says of itself
         if (page.applied->title) {
             page.metadata.title = page.applied->title;
-            page.metadata.headline.reset();
+            page.metadata.headline = SourcedText{*page.applied->title, "site rule"};
         }
         if (page.applied->author) {
             page.metadata.byline = page.applied->author;
+            page.authors_dates.authors = author_names(*page.applied->author);
+            page.authors_dates.authors_source = "site rule";
         }
         if (page.applied->date) {
             page.metadata.published_time = page.applied->date;
+            page.authors_dates.published =
+                SourcedText{iso_date(*page.applied->date).value_or(*page.applied->date), "site rule"};
         }
     }
     article.timings.metadata_us =

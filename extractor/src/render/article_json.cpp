@@ -132,9 +132,17 @@ nlohmann::json diagnostics_json(const Article& article) {
         rule = {{"source", r->source},   {"outcome", r->outcome}, {"removed", r->removed},
                 {"errors", r->errors},   {"ignored", r->ignored}};
     }
+    const MetadataSources& sources = article.metadata_sources;
     return {
         {"strategy", std::string(strategy_name(article.strategy))},
         {"page_type", std::move(page_type)},
+        {"metadata",
+         {
+             {"title", optional_string(sources.title)},
+             {"authors", optional_string(sources.authors)},
+             {"publishedTime", optional_string(sources.published_time)},
+             {"modifiedTime", optional_string(sources.modified_time)},
+         }},
         {"rule", std::move(rule)},
         {"auto", choice_json(article)},
         {"predicted_f1", optional_number(article.predicted_f1)},
@@ -161,6 +169,7 @@ nlohmann::json build(const Article& article, std::string content, std::string te
     nlohmann::json j = nlohmann::json::object();
     j["title"] = optional_string(article.title);
     j["byline"] = optional_string(article.byline);
+    j["authors"] = article.authors;
     j["dir"] = optional_string(article.dir);
     j["lang"] = optional_string(article.lang);
     if (options.include_content) {
@@ -179,6 +188,7 @@ nlohmann::json build(const Article& article, std::string content, std::string te
     j["excerpt"] = optional_string(article.excerpt);
     j["siteName"] = optional_string(article.site_name);
     j["publishedTime"] = optional_string(article.published_time);
+    j["modifiedTime"] = optional_string(article.modified_time);
     j["image"] = optional_string(article.image);
     j["favicon"] = optional_string(article.favicon);
     j["readerable"] = article.readerable;

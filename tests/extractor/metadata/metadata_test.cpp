@@ -339,7 +339,7 @@ TEST(UnescapeHtmlEntities, NamedThenNumeric) {
 std::string headline_of(std::string_view head, std::string_view body, std::string_view url = "") {
     const dom::Document doc =
         parse("<html><head>" + std::string(head) + "</head><body>" + std::string(body) + "</body></html>");
-    return headline_title(doc, url, "fallback");
+    return headline_title(doc, url, "fallback").value;
 }
 
 TEST(HeadlineTitle, TheH1ThatAgreesWithTheTitleWinsOverTheTitleWithItsSiteName) {

@@ -1,0 +1,634 @@
+#include "metadata/authors_dates.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstddef>
+#include <initializer_list>
+
+#include <nlohmann/json.hpp>
+
+#include "metadata/metadata.hpp"
+#include "text/text.hpp"
+
+namespace pith::extract {
+namespace {
+
+using dom::Node;
+using dom::NodeKind;
+using dom::Tag;
+using json = nlohmann::json;
+
+constexpr int kFirstYear = 1990;
+constexpr int kLastYear = 2100;
+constexpr std::size_t kMaxNames = 10;
+constexpr std::size_t kLongestName = 60;  // bytes
+constexpr std::size_t kMostNameWords = 5;
+constexpr std::size_t kMaxJsonVisits = 4096;
+
+// <meta> keys (property, name or itemprop, lowercase), most trusted first.
+constexpr std::array<std::string_view, 7> kAuthorKeys{
+    "author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator", "byl"};
+constexpr std::array<std::string_view, 17> kPublishedKeys{
+    "article:published_time", "og:published_time", "datepublished",     "publishdate",
+    "pubdate",                "publish-date",      "publication_date",  "citation_publication_date",
+    "parsely-pub-date",       "sailthru.date",     "dc.date.issued",    "dcterms.issued",
+    "dc.date.created",        "dcterms.created",   "dc.date",           "dcterms.date",
+    "date"};
+constexpr std::array<std::string_view, 5> kModifiedKeys{"article:modified_time", "og:updated_time", "datemodified",
+                                                        "dcterms.modified", "dc.date.modified"};
+
+// English month names and their usual abbreviations.
+constexpr std::array<std::string_view, 12> kMonths{"january", "february", "march",     "april",   "may",      "june",
+                                                   "july",    "august",   "september", "october", "november", "december"};
+
+// Words before a name in a byline, lowercase, longest first.
+constexpr std::array<std::string_view, 11> kBylinePrefixes{"written by", "posted by", "reviewed by", "authored by",
+                                                           "published by", "text by", "words by", "story by",
+                                                           "authors", "author", "by"};
+// Where a byline's names end: a date, a place or the site after them.
+constexpr std::array<std::string_view, 13> kNameEnds{" | ", " - ", " \xE2\x80\x93 ", " \xE2\x80\x94 ",
+                                                     " \xC2\xB7 ", " \xE2\x80\xA2 ", "\xC2\xBB", " on ",
+                                                     "updated", " published ", " posted ", "last updated",
+                                                     " in "};
+
+bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+bool digits_at(std::string_view s, std::size_t pos, std::size_t count) noexcept {
+    if (pos + count > s.size()) {
+        return false;
+    }
+    return std::all_of(s.begin() + static_cast<std::ptrdiff_t>(pos),
+                       s.begin() + static_cast<std::ptrdiff_t>(pos + count), is_digit);
+}
+
+int number_at(std::string_view s, std::size_t pos, std::size_t count) noexcept {
+    int value = 0;
+    for (std::size_t i = pos; i < pos + count; ++i) {
+        value = value * 10 + (s[i] - '0');
+    }
+    return value;
+}
+
+std::optional<std::string> ymd(int year, int month, int day) {
+    if (year < kFirstYear || year > kLastYear || month < 1 || month > 12 || day < 1 || day > 31) {
+        return std::nullopt;
+    }
+    std::string out(10, '0');
+    const auto put = [&](std::size_t at, int value, std::size_t width) {
+        for (std::size_t i = 0; i < width; ++i) {
+            out[at + width - 1 - i] = static_cast<char>('0' + value % 10);
+            value /= 10;
+        }
+    };
+    put(0, year, 4);
+    out[4] = '-';
+    put(5, month, 2);
+    out[7] = '-';
+    put(8, day, 2);
+    return out;
+}
+
+// "2025-09-04", with a time ("T10:00", ":00", ".123", "Z", "+02:00", "+0200") kept.
+std::optional<std::string> iso_form(std::string_view s) {
+    if (!(digits_at(s, 0, 4) && s.size() >= 10 && s[4] == '-' && digits_at(s, 5, 2) && s[7] == '-' &&
+          digits_at(s, 8, 2))) {
+        return std::nullopt;
+    }
+    std::optional<std::string> date = ymd(number_at(s, 0, 4), number_at(s, 5, 2), number_at(s, 8, 2));
+    if (!date || s.size() == 10 || !(s[10] == 'T' || s[10] == ' ') || !digits_at(s, 11, 2) || s.size() < 16 ||
+        s[13] != ':' || !digits_at(s, 14, 2)) {
+        return date;
+    }
+    std::size_t end = 16;
+    if (end < s.size() && s[end] == ':' && digits_at(s, end + 1, 2)) {
+        end += 3;
+        if (end < s.size() && s[end] == '.') {
+            ++end;
+            while (end < s.size() && is_digit(s[end])) {
+                ++end;
+            }
+        }
+    }
+    if (end < s.size() && s[end] == 'Z') {
+        ++end;
+    } else if (end < s.size() && (s[end] == '+' || s[end] == '-') && digits_at(s, end + 1, 2)) {
+        if (end + 6 <= s.size() && s[end + 3] == ':' && digits_at(s, end + 4, 2)) {
+            end += 6;
+        } else if (digits_at(s, end + 3, 2)) {
+            end += 5;
+        }
+    }
+    std::string out(s.substr(0, end));
+    out[10] = 'T';
+    return out;
+}
+
+// The month a word names (1-12), 0 when none: a full name or its first three
+// letters ("Sept" too).
+int month_of(std::string_view word) {
+    const std::string lower = text::to_lower_ascii(word);
+    for (std::size_t i = 0; i < kMonths.size(); ++i) {
+        if (lower == kMonths[i] || (lower.size() >= 3 && kMonths[i].starts_with(lower))) {
+            return static_cast<int>(i) + 1;
+        }
+    }
+    return 0;
+}
+
+// "4 September 2025", "September 4, 2025", "Sep. 4 2025", "Tue, 04 Sep 2025 ...".
+std::optional<std::string> worded_form(std::string_view s) {
+    std::vector<std::string_view> words;
+    std::size_t pos = 0;
+    while (pos < s.size() && words.size() < 8) {
+        while (pos < s.size() && std::isalnum(static_cast<unsigned char>(s[pos])) == 0) {
+            ++pos;
+        }
+        std::size_t end = pos;
+        while (end < s.size() && std::isalnum(static_cast<unsigned char>(s[end])) != 0) {
+            ++end;
+        }
+        if (end > pos) {
+            words.push_back(s.substr(pos, end - pos));
+        }
+        pos = end;
+    }
+    const auto number = [](std::string_view w, std::size_t most) {
+        // "4th", "21st": a day with its suffix.
+        std::size_t n = 0;
+        while (n < w.size() && is_digit(w[n])) {
+            ++n;
+        }
+        const std::string_view rest = w.substr(n);
+        const bool suffix_ok = rest.empty() || rest == "st" || rest == "nd" || rest == "rd" || rest == "th";
+        return n > 0 && n <= most && suffix_ok ? number_at(w, 0, n) : -1;
+    };
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const int month = month_of(words[i]);
+        if (month == 0 || words[i].size() < 3) {
+            continue;
+        }
+        // Month D YYYY
+        if (i + 2 < words.size()) {
+            const int day = number(words[i + 1], 2);
+            if (day > 0 && words[i + 2].size() == 4 && digits_at(words[i + 2], 0, 4)) {
+                return ymd(number_at(words[i + 2], 0, 4), month, day);
+            }
+        }
+        // D Month YYYY
+        if (i > 0 && i + 1 < words.size()) {
+            const int day = number(words[i - 1], 2);
+            if (day > 0 && words[i + 1].size() == 4 && digits_at(words[i + 1], 0, 4)) {
+                return ymd(number_at(words[i + 1], 0, 4), month, day);
+            }
+        }
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> numeric_form(std::string_view s) {
+    // 2025/09/04, 2025.09.04
+    if (s.size() >= 10 && digits_at(s, 0, 4) && (s[4] == '/' || s[4] == '.') && digits_at(s, 5, 2) && s[7] == s[4] &&
+        digits_at(s, 8, 2) && (s.size() == 10 || !is_digit(s[10]))) {
+        return ymd(number_at(s, 0, 4), number_at(s, 5, 2), number_at(s, 8, 2));
+    }
+    // 20250904
+    if (digits_at(s, 0, 8) && (s.size() == 8 || !is_digit(s[8]))) {
+        return ymd(number_at(s, 0, 4), number_at(s, 4, 2), number_at(s, 6, 2));
+    }
+    // 04.09.2025 or 4.9.2025: day first, as where this form is written.
+    std::size_t day_digits = digits_at(s, 0, 2) ? 2 : (digits_at(s, 0, 1) ? 1 : 0);
+    if (day_digits > 0 && day_digits < s.size() && s[day_digits] == '.') {
+        const std::size_t month_at = day_digits + 1;
+        const std::size_t month_digits = digits_at(s, month_at, 2) ? 2 : (digits_at(s, month_at, 1) ? 1 : 0);
+        const std::size_t year_at = month_at + month_digits + 1;
+        if (month_digits > 0 && year_at - 1 < s.size() && s[year_at - 1] == '.' && digits_at(s, year_at, 4) &&
+            (s.size() == year_at + 4 || !is_digit(s[year_at + 4]))) {
+            return ymd(number_at(s, year_at, 4), number_at(s, month_at, month_digits), number_at(s, 0, day_digits));
+        }
+    }
+    return std::nullopt;
+}
+
+bool looks_like_link(std::string_view s) {
+    return s.find("://") != std::string_view::npos || s.starts_with("/") || s.starts_with("@") ||
+           s.starts_with("www.");
+}
+
+// A degree or credential after a name: "MS", "RD", "Ph.D.", "M.D.", "MPH".
+bool is_credential(std::string_view part) {
+    std::string letters;
+    for (const char c : part) {
+        if (c != '.') {
+            letters.push_back(c);
+        }
+    }
+    if (letters.empty() || letters.size() > 5) {
+        return false;
+    }
+    const bool all_upper = std::all_of(letters.begin(), letters.end(),
+                                       [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; });
+    static constexpr std::array<std::string_view, 6> kMixed{"PhD", "MSc", "BSc", "DrPH", "MEd", "EdD"};
+    return all_upper || std::find(kMixed.begin(), kMixed.end(), letters) != kMixed.end();
+}
+
+std::size_t word_count(std::string_view s) {
+    std::size_t words = 0;
+    bool in_word = false;
+    for (const char c : s) {
+        const bool space = c == ' ';
+        words += !space && !in_word ? 1 : 0;
+        in_word = !space;
+    }
+    return words;
+}
+
+void append_names(std::vector<std::string>& names, const std::vector<std::string>& more) {
+    for (const std::string& name : more) {
+        const bool seen = std::any_of(names.begin(), names.end(),
+                                      [&](const std::string& n) { return text::iequals_ascii(n, name); });
+        if (!seen && names.size() < kMaxNames) {
+            names.push_back(name);
+        }
+    }
+}
+
+// --- JSON-LD
+
+bool has_article_type(const json& object) {
+    const auto type = object.find("@type");
+    if (type == object.end()) {
+        return false;
+    }
+    if (type->is_string()) {
+        return is_json_ld_article_type(type->get_ref<const std::string&>());
+    }
+    if (type->is_array()) {
+        return std::any_of(type->begin(), type->end(), [](const json& t) {
+            return t.is_string() && is_json_ld_article_type(t.get_ref<const std::string&>());
+        });
+    }
+    return false;
+}
+
+// `author`: a string, an object with a name, or an array of those.
+std::vector<std::string> json_ld_authors(const json& author) {
+    std::vector<std::string> names;
+    const auto one = [&](const json& value) {
+        if (value.is_string()) {
+            append_names(names, author_names(value.get_ref<const std::string&>()));
+        } else if (value.is_object()) {
+            const auto name = value.find("name");
+            if (name != value.end() && name->is_string()) {
+                append_names(names, author_names(name->get_ref<const std::string&>()));
+            }
+        }
+    };
+    if (author.is_array()) {
+        for (const json& value : author) {
+            one(value);
+        }
+    } else {
+        one(author);
+    }
+    return names;
+}
+
+std::optional<std::string> json_ld_date(const json& object, const char* key) {
+    const auto value = object.find(key);
+    return value != object.end() && value->is_string() ? iso_date(value->get_ref<const std::string&>())
+                                                       : std::nullopt;
+}
+
+// The first article object of a script: at its top, in an array or an @graph.
+const json* article_object(const json& parsed) {
+    std::vector<const json*> pending = {&parsed};
+    for (std::size_t visits = 0; !pending.empty() && visits < kMaxJsonVisits; ++visits) {
+        const json* value = pending.back();
+        pending.pop_back();
+        if (value->is_array()) {
+            for (auto it = value->rbegin(); it != value->rend(); ++it) {
+                pending.push_back(&*it);
+            }
+            continue;
+        }
+        if (!value->is_object()) {
+            continue;
+        }
+        if (has_article_type(*value)) {
+            return value;
+        }
+        if (const auto graph = value->find("@graph"); graph != value->end()) {
+            pending.push_back(&*graph);
+        }
+    }
+    return nullptr;
+}
+
+std::string element_text(const Node* n) {
+    return text::collapse_runs(std::string(text::trim(dom::text_content(n))));
+}
+
+std::string lower_attr(const Node* n, std::string_view name) {
+    return text::to_lower_ascii(text::trim(n->attr(name)));
+}
+
+// A date in the URL's path: /2025/09/04/ or /2025-09-04.
+std::optional<std::string> url_date(std::string_view url) {
+    const std::size_t scheme = url.find("://");
+    std::string_view path = scheme == std::string_view::npos ? url : url.substr(scheme + 3);
+    path = path.substr(std::min(path.find('/'), path.size()));
+    path = path.substr(0, path.find_first_of("?#"));
+    for (std::size_t slash = path.find('/'); slash != std::string_view::npos; slash = path.find('/', slash + 1)) {
+        const std::string_view rest = path.substr(slash + 1);
+        if (rest.size() >= 10 && digits_at(rest, 0, 4) && (rest[4] == '/' || rest[4] == '-') && digits_at(rest, 5, 2) &&
+            rest[7] == rest[4] && digits_at(rest, 8, 2) && (rest.size() == 10 || !is_digit(rest[10]))) {
+            return ymd(number_at(rest, 0, 4), number_at(rest, 5, 2), number_at(rest, 8, 2));
+        }
+    }
+    return std::nullopt;
+}
+
+bool has_rel_token(std::string_view rel, std::string_view token) {
+    std::size_t pos = 0;
+    while (pos < rel.size()) {
+        while (pos < rel.size() && std::isspace(static_cast<unsigned char>(rel[pos])) != 0) {
+            ++pos;
+        }
+        std::size_t end = pos;
+        while (end < rel.size() && std::isspace(static_cast<unsigned char>(rel[end])) == 0) {
+            ++end;
+        }
+        if (end > pos && text::iequals_ascii(rel.substr(pos, end - pos), token)) {
+            return true;
+        }
+        pos = end;
+    }
+    return false;
+}
+
+// The names on one line of a byline (see author_names).
+std::vector<std::string> names_in_line(std::string_view raw) {
+    std::string line = text::collapse_runs(std::string(text::trim(raw)));
+    std::replace(line.begin(), line.end(), '\t', ' ');
+    line = text::collapse_runs(line);
+    // Words that are an address or a link go: "Newsdesk news@site.example".
+    std::string kept;
+    for (std::size_t pos = 0; pos < line.size();) {
+        const std::size_t end = std::min(line.find(' ', pos), line.size());
+        const std::string_view word = std::string_view(line).substr(pos, end - pos);
+        if (word.find('@') == std::string_view::npos && !looks_like_link(word)) {
+            kept.append(kept.empty() ? "" : " ").append(word);
+        }
+        pos = end + 1;
+    }
+    line = std::move(kept);
+    // "Written by", "Written By:", "by" (also glued to the name: "byJane" is not
+    // read, "Written byJane" is).
+    std::string_view rest = line;
+    std::string lower = text::to_lower_ascii(rest);
+    for (const std::string_view prefix : kBylinePrefixes) {
+        if (!std::string_view(lower).starts_with(prefix)) {
+            continue;
+        }
+        std::size_t after = prefix.size();
+        after += after < rest.size() && rest[after] == ':' ? 1 : 0;
+        const bool glued = after < rest.size() && prefix.find(' ') != std::string_view::npos &&
+                           std::isupper(static_cast<unsigned char>(rest[after])) != 0;
+        if (after == rest.size() || rest[after] == ' ' || prefix.back() == ':' || glued ||
+            rest[after - 1] == ':') {
+            rest = text::trim(rest.substr(after));
+            break;
+        }
+    }
+    // The names end where a date, a place or the site begins.
+    lower = text::to_lower_ascii(rest);
+    std::size_t cut = rest.size();
+    for (const std::string_view end : kNameEnds) {
+        if (const std::size_t at = lower.find(end); at != std::string::npos && at > 0) {
+            cut = std::min(cut, at);
+        }
+    }
+    // ... or a year: "EcoFlow- 2025/4/29".
+    for (std::size_t i = 1; i + 4 <= cut; ++i) {
+        if (rest[i - 1] == ' ' && digits_at(rest, i, 4)) {
+            cut = i;
+            break;
+        }
+    }
+    rest = rest.substr(0, cut);
+    // "A, B and C", "A & B", "A; B".
+    std::vector<std::string> parts;
+    std::string current;
+    const auto flush = [&] {
+        std::string_view part = text::trim(current);
+        while (!part.empty() && std::ispunct(static_cast<unsigned char>(part.back())) != 0 && part.back() != '.') {
+            part = text::trim(part.substr(0, part.size() - 1));
+        }
+        if (!part.empty()) {
+            parts.emplace_back(part);
+        }
+        current.clear();
+    };
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+        const char c = rest[i];
+        if (c == ',' || c == ';' || c == '&') {
+            flush();
+            continue;
+        }
+        const std::string_view ahead = rest.substr(i);
+        if (ahead.starts_with(" and ") || ahead.starts_with(" And ")) {
+            flush();
+            i += 4;
+            continue;
+        }
+        current.push_back(c);
+    }
+    flush();
+    std::vector<std::string> names;
+    for (std::string& part : parts) {
+        if (part.starts_with("and ")) {
+            part.erase(0, 4);
+        }
+        const bool has_letter = std::any_of(part.begin(), part.end(), [](char c) {
+            return std::isalpha(static_cast<unsigned char>(c)) != 0 || static_cast<unsigned char>(c) >= 0x80;
+        });
+        const std::string lower_part = text::to_lower_ascii(part);
+        const bool byline_word =
+            lower_part == "author" || lower_part == "authors" || lower_part == "by" || lower_part == "posted";
+        if (!has_letter || byline_word || part.size() > kLongestName || word_count(part) > kMostNameWords ||
+            iso_date(part) || (!names.empty() && is_credential(part))) {
+            continue;
+        }
+        append_names(names, {part});
+    }
+    // Initials alone ("CM", an avatar's) are no name.
+    if (names.size() == 1 && names[0].size() <= 3 &&
+        std::all_of(names[0].begin(), names[0].end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; })) {
+        names.clear();
+    }
+    return names;
+}
+
+}  // namespace
+
+std::optional<std::string> iso_date(std::string_view text) {
+    const std::string_view s = text::trim(text);
+    if (s.empty() || s.size() > 100) {
+        return std::nullopt;
+    }
+    if (auto iso = iso_form(s)) {
+        return iso;
+    }
+    if (auto numeric = numeric_form(s)) {
+        return numeric;
+    }
+    return worded_form(s);
+}
+
+std::vector<std::string> author_names(std::string_view text) {
+    // A byline's lines: the name, then often a role, a date or a share bar.
+    // The first line that holds a name is the byline's.
+    std::size_t line_start = 0;
+    while (line_start <= text.size()) {
+        const std::size_t line_end = std::min(text.find('\n', line_start), text.size());
+        std::vector<std::string> names = names_in_line(text.substr(line_start, line_end - line_start));
+        if (!names.empty()) {
+            return names;
+        }
+        line_start = line_end + 1;
+    }
+    return {};
+}
+
+JsonLdFacts read_json_ld_facts(const dom::Document& doc) {
+    JsonLdFacts facts;
+    for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
+        if (!n->is(Tag::script) || !text::iequals_ascii(text::trim(n->attr("type")), "application/ld+json")) {
+            continue;
+        }
+        std::string script;
+        for (const Node* c = n->first_child; c != nullptr; c = c->next) {
+            if (c->is_text()) {
+                script.append(c->data);
+            }
+        }
+        const json parsed = json::parse(script.begin(), script.end(), nullptr, false);
+        if (parsed.is_discarded()) {
+            continue;
+        }
+        if (const json* article = article_object(parsed)) {
+            if (const auto author = article->find("author"); author != article->end()) {
+                facts.authors = json_ld_authors(*author);
+            }
+            facts.published = json_ld_date(*article, "datePublished");
+            facts.modified = json_ld_date(*article, "dateModified");
+            break;
+        }
+    }
+    return facts;
+}
+
+AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFacts& json_ld, std::string_view url) {
+    AuthorsAndDates out;
+    if (!json_ld.authors.empty()) {
+        out.authors = json_ld.authors;
+        out.authors_source = "json-ld";
+    }
+    if (json_ld.published) {
+        out.published = SourcedText{*json_ld.published, "json-ld"};
+    }
+    if (json_ld.modified) {
+        out.modified = SourcedText{*json_ld.modified, "json-ld"};
+    }
+    // The most trusted <meta> key of each kind, whichever comes first in the page.
+    std::size_t author_rank = kAuthorKeys.size();
+    std::size_t published_rank = kPublishedKeys.size();
+    std::size_t modified_rank = kModifiedKeys.size();
+    std::vector<std::string> meta_authors;
+    std::string meta_author_key;
+    std::optional<SourcedText> meta_published;
+    std::optional<SourcedText> meta_modified;
+    std::optional<SourcedText> time_published;
+    std::optional<SourcedText> time_modified;
+    for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
+        if (n->kind != NodeKind::element) {
+            continue;
+        }
+        const std::string itemprop = lower_attr(n, "itemprop");
+        if (n->is(Tag::meta)) {
+            const std::string_view content = text::trim(n->attr("content"));
+            if (content.empty()) {
+                continue;
+            }
+            for (const std::string& key : {lower_attr(n, "property"), lower_attr(n, "name"), itemprop}) {
+                if (key.empty()) {
+                    continue;
+                }
+                const auto rank_in = [&](const auto& keys) {
+                    return static_cast<std::size_t>(std::find(keys.begin(), keys.end(), key) - keys.begin());
+                };
+                if (const std::size_t rank = rank_in(kAuthorKeys); rank < author_rank && !looks_like_link(content)) {
+                    if (std::vector<std::string> names = author_names(content); !names.empty()) {
+                        meta_authors = std::move(names);
+                        meta_author_key = key;
+                        author_rank = rank;
+                    }
+                }
+                if (const std::size_t rank = rank_in(kPublishedKeys); rank < published_rank) {
+                    if (std::optional<std::string> date = iso_date(content)) {
+                        meta_published = SourcedText{*date, "meta " + key};
+                        published_rank = rank;
+                    }
+                }
+                if (const std::size_t rank = rank_in(kModifiedKeys); rank < modified_rank) {
+                    if (std::optional<std::string> date = iso_date(content)) {
+                        meta_modified = SourcedText{*date, "meta " + key};
+                        modified_rank = rank;
+                    }
+                }
+            }
+            continue;
+        }
+        // <time itemprop=datePublished datetime=...>, <span itemprop=dateModified content=...>,
+        // <time class="published ...">.
+        const bool published_mark = itemprop == "datepublished" ||
+                                    (n->is(Tag::time) && lower_attr(n, "class").find("publish") != std::string::npos);
+        const bool modified_mark = itemprop == "datemodified";
+        if ((published_mark && !time_published) || (modified_mark && !time_modified)) {
+            std::string_view value = text::trim(n->attr("datetime"));
+            value = value.empty() ? text::trim(n->attr("content")) : value;
+            std::optional<std::string> date = value.empty() ? iso_date(element_text(n)) : iso_date(value);
+            if (date) {
+                (published_mark ? time_published : time_modified) = SourcedText{
+                    *date, published_mark ? (itemprop == "datepublished" ? "itemprop datePublished"
+                                                                         : "<time class=published>")
+                                          : "itemprop dateModified"};
+            }
+        }
+        if (n->is(Tag::a) && has_rel_token(n->attr("rel"), "author")) {
+            append_names(out.rel_authors, author_names(element_text(n)));
+        }
+    }
+    if (out.authors.empty() && !meta_authors.empty()) {
+        out.authors = std::move(meta_authors);
+        out.authors_source = "meta " + meta_author_key;
+    }
+    const auto first_of = [](std::optional<SourcedText>& chosen, std::initializer_list<std::optional<SourcedText>*> in) {
+        for (std::optional<SourcedText>* candidate : in) {
+            if (!chosen && *candidate) {
+                chosen = **candidate;
+            }
+        }
+    };
+    std::optional<SourcedText> in_url;
+    if (std::optional<std::string> date = url_date(url)) {
+        in_url = SourcedText{*date, "url"};
+    }
+    first_of(out.published, {&meta_published, &time_published, &in_url});
+    first_of(out.modified, {&meta_modified, &time_modified});
+    return out;
+}
+
+}  // namespace pith::extract

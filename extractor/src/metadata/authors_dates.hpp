@@ -1,0 +1,60 @@
+// pith's authors and dates: the names of the article's authors, and when it
+// was published and last modified, each with where it was read. Sources, in
+// the order they are trusted:
+// - authors: the article's JSON-LD `author` (a string, a {name} object or an
+//   array of those), <meta> author tags, the byline, rel=author links;
+// - dates: the article's JSON-LD datePublished / dateModified, <meta> date
+//   tags, <time> marked as the publication's (itemprop or class), a date in
+//   the URL's path.
+// The article's JSON-LD is the first object (at the top, in an array or in an
+// @graph) whose @type Readability counts as an article's. Only marked-up
+// dates are read: a date in the text could be a comment's or a copyright's,
+// and no date is better than a wrong one.
+//
+// Thread-safety: pure functions; the Document is only read. Internal header.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "metadata/metadata.hpp"
+#include "pith/dom.hpp"
+
+namespace pith::extract {
+
+// What the page's JSON-LD says of its article; read before the scripts go.
+struct JsonLdFacts {
+    std::vector<std::string> authors;
+    std::optional<std::string> published, modified;  // ISO 8601
+};
+[[nodiscard]] JsonLdFacts read_json_ld_facts(const dom::Document& doc);
+
+struct AuthorsAndDates {
+    std::vector<std::string> authors;
+    std::string authors_source;  // "" when there are none
+    std::optional<SourcedText> published, modified;
+    // The text of rel=author links, the last resort after the byline.
+    std::vector<std::string> rel_authors;
+};
+
+// The JSON-LD's facts, then the rest of the page (after preparation, which
+// keeps <meta>, <time> and links), then the URL. The byline comes later
+// (apply_metadata), once the passes have looked for one.
+[[nodiscard]] AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFacts& json_ld,
+                                                     std::string_view url);
+
+// The names in a byline or an author field: without "By", "Written by",
+// "Author:", the date or place after the name, degrees ("PhD", "MD") and
+// what is not a name (addresses, links, long phrases); "A, B and C" is three
+// names. At most ten, each once.
+[[nodiscard]] std::vector<std::string> author_names(std::string_view text);
+
+// A date or date-time as ISO 8601: ISO forms are kept (a space before the time
+// becomes "T"), "2025/09/04", "20250904", "4 September 2025", "Sep. 4, 2025",
+// "04.09.2025" (day first) and RFC 1123 dates become "2025-09-04". None for
+// anything else, or a year before 1990 or after 2100.
+[[nodiscard]] std::optional<std::string> iso_date(std::string_view text);
+
+}  // namespace pith::extract

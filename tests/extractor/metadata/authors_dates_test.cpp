@@ -1,0 +1,146 @@
+#include "metadata/authors_dates.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "pith/extract.hpp"
+#include "parse_or_fail.hpp"
+
+namespace pith::extract {
+namespace {
+
+using Names = std::vector<std::string>;
+
+AuthorsAndDates read_page(std::string_view head, std::string_view body = "", std::string_view url = "") {
+    const dom::Document doc =
+        test::parse_or_fail("<html><head>" + std::string(head) + "</head><body>" + std::string(body) + "</body></html>");
+    return read_authors_and_dates(doc, read_json_ld_facts(doc), url);
+}
+
+TEST(IsoDate, KeepsIsoFormsAndTheirTime) {
+    EXPECT_EQ(iso_date("2025-09-04"), "2025-09-04");
+    EXPECT_EQ(iso_date(" 2025-09-04T10:30:00+02:00 "), "2025-09-04T10:30:00+02:00");
+    EXPECT_EQ(iso_date("2025-09-04 10:30:00.123Z"), "2025-09-04T10:30:00.123Z");
+    EXPECT_EQ(iso_date("2025-09-04T10:30"), "2025-09-04T10:30");
+}
+
+TEST(IsoDate, ReadsNumericAndWordedDates) {
+    EXPECT_EQ(iso_date("2025/09/04"), "2025-09-04");
+    EXPECT_EQ(iso_date("20250904"), "2025-09-04");
+    EXPECT_EQ(iso_date("04.09.2025"), "2025-09-04");  // day first
+    EXPECT_EQ(iso_date("4 September 2025"), "2025-09-04");
+    EXPECT_EQ(iso_date("Sep. 4, 2025"), "2025-09-04");
+    EXPECT_EQ(iso_date("September 4th, 2025"), "2025-09-04");
+    EXPECT_EQ(iso_date("Thu, 04 Sep 2025 10:00:00 GMT"), "2025-09-04");
+}
+
+TEST(IsoDate, RefusesWhatIsNotADate) {
+    EXPECT_EQ(iso_date(""), std::nullopt);
+    EXPECT_EQ(iso_date("yesterday"), std::nullopt);
+    EXPECT_EQ(iso_date("1985-01-01"), std::nullopt);  // before 1990
+    EXPECT_EQ(iso_date("2025-13-01"), std::nullopt);
+    EXPECT_EQ(iso_date("May the fourth"), std::nullopt);
+    EXPECT_EQ(iso_date("123456789"), std::nullopt);
+}
+
+TEST(AuthorNames, DropsByDatesPlacesAndDegrees) {
+    EXPECT_EQ(author_names("By Jane Doe"), Names{"Jane Doe"});
+    EXPECT_EQ(author_names("Written by Jane Doe | March 4, 2025"), Names{"Jane Doe"});
+    EXPECT_EQ(author_names("Author: Jane Doe on 4 March 2025"), Names{"Jane Doe"});
+    EXPECT_EQ(author_names("Dylan Bailey, MS, RD, FAND"), Names{"Dylan Bailey"});
+    EXPECT_EQ(author_names("Genevieve Carlton, Ph.D."), Names{"Genevieve Carlton"});
+}
+
+TEST(AuthorNames, SplitsSeveralNamesAndRefusesWhatIsNoName) {
+    EXPECT_EQ(author_names("Jane Doe, John Roe and Ann Poe"), (Names{"Jane Doe", "John Roe", "Ann Poe"}));
+    EXPECT_EQ(author_names("by Jane Doe & John Roe"), (Names{"Jane Doe", "John Roe"}));
+    EXPECT_EQ(author_names("Jane Doe; jane doe"), Names{"Jane Doe"});
+    EXPECT_TRUE(author_names("https://news.example/authors/jane").empty());
+    EXPECT_TRUE(author_names("jane@example.org").empty());
+    EXPECT_TRUE(author_names("A note about gardening with many more words than a name").empty());
+    EXPECT_TRUE(author_names("Posted in Gardening").empty());
+    EXPECT_EQ(author_names("Written byDan Roe\nSenior Reporter"), Names{"Dan Roe"});
+    EXPECT_EQ(author_names("CM\n  Cal Moss\n  Last updated"), Names{"Cal Moss"});  // initials, then the name
+    EXPECT_EQ(author_names("by user4821 \xC2\xBB Tue Aug 27, 2019 1:47 am"), Names{"user4821"});
+    EXPECT_EQ(author_names("Newsdesk news@paper.example"), Names{"Newsdesk"});
+}
+
+TEST(AuthorsAndDates, TheArticlesJsonLdComesFirstWhereverItIs) {
+    const AuthorsAndDates found = read_page(
+        R"(<script type="application/ld+json">{"@context":"https://schema.org","@graph":[)"
+        R"({"@type":"WebPage","datePublished":"2020-01-01"},)"
+        R"({"@type":["NewsArticle"],"author":[{"@type":"Person","name":"Jane Doe"},"John Roe"],)"
+        R"("datePublished":"2025-09-04T08:00:00Z","dateModified":"2025-09-05"}]}</script>)"
+        R"(<meta name="author" content="Someone Else">)"
+        R"(<meta property="article:published_time" content="2024-01-01">)");
+    EXPECT_EQ(found.authors, (Names{"Jane Doe", "John Roe"}));
+    EXPECT_EQ(found.authors_source, "json-ld");
+    ASSERT_TRUE(found.published && found.modified);
+    EXPECT_EQ(found.published->value, "2025-09-04T08:00:00Z");
+    EXPECT_EQ(found.published->source, "json-ld");
+    EXPECT_EQ(found.modified->value, "2025-09-05");
+}
+
+TEST(AuthorsAndDates, MetaTagsThenMarkedElementsThenTheUrl) {
+    AuthorsAndDates found = read_page(R"(<meta name="author" content="By Jane Doe">)"
+                                      R"(<meta name="date" content="2023-02-01">)"
+                                      R"(<meta property="article:published_time" content="2025-09-04">)"
+                                      R"(<meta property="article:modified_time" content="2025-09-06T01:02:03Z">)");
+    EXPECT_EQ(found.authors, Names{"Jane Doe"});
+    EXPECT_EQ(found.authors_source, "meta author");
+    ASSERT_TRUE(found.published && found.modified);
+    EXPECT_EQ(found.published->value, "2025-09-04");  // the more trusted key, though later
+    EXPECT_EQ(found.published->source, "meta article:published_time");
+    EXPECT_EQ(found.modified->value, "2025-09-06T01:02:03Z");
+
+    found = read_page("", R"(<p>Posted <time itemprop="datePublished" datetime="2025-03-02">March 2</time></p>)"
+                          R"(<a rel="author" href="/jane">Jane Doe</a>)",
+                      "https://news.example/2024/01/01/story");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2025-03-02");
+    EXPECT_EQ(found.published->source, "itemprop datePublished");
+    EXPECT_EQ(found.rel_authors, Names{"Jane Doe"});
+    EXPECT_TRUE(found.authors.empty());  // rel=author waits for the byline
+
+    found = read_page("", "<p>No date marked; 4 March 2025 in the text.</p>", "https://news.example/2024/01/31/story");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2024-01-31");
+    EXPECT_EQ(found.published->source, "url");
+    EXPECT_FALSE(found.modified);
+
+    found = read_page("", "<p>Copyright 2024. Comments: 4 March 2025.</p>", "https://news.example/story");
+    EXPECT_FALSE(found.published);
+}
+
+std::string dated_page() {
+    return "<html><head><title>Tides | Ocean News</title>"
+           R"(<meta property="article:published_time" content="Thu, 04 Sep 2025 08:00:00 GMT">)"
+           "</head><body><article><h1>Tides</h1><p class=\"byline\">By Jane Doe and John Roe</p>" +
+           std::string(30, ' ') +
+           "<p>The sea rises and falls twice a day, pulled by the moon and the sun, and the shore "
+           "shows it in bands of weed and shells. Sailors have read these bands for centuries, long "
+           "before anyone could say why the water moved at all, and they still do.</p></article></body></html>";
+}
+
+TEST(AuthorsAndDates, ReadabilityKeepsItsDateAsWrittenTheOthersGiveIso8601) {
+    ExtractOptions options;
+    options.strategy = Strategy::readability;
+    const Article readability = extract(dated_page(), options);
+    EXPECT_EQ(readability.published_time, "Thu, 04 Sep 2025 08:00:00 GMT");
+    options.strategy = Strategy::automatic;
+    const Article automatic = extract(dated_page(), options);
+    EXPECT_EQ(automatic.published_time, "2025-09-04");
+    EXPECT_EQ(automatic.metadata_sources.published_time, "meta article:published_time");
+    EXPECT_EQ(automatic.title, "Tides");
+    EXPECT_EQ(automatic.metadata_sources.title, "h1");
+    for (const Article* article : {&readability, &automatic}) {
+        EXPECT_EQ(article->authors, (Names{"Jane Doe", "John Roe"}));
+        EXPECT_EQ(article->metadata_sources.authors, "byline");
+    }
+}
+
+}  // namespace
+}  // namespace pith::extract
