@@ -73,9 +73,9 @@ N is a decimal integer without sign, X a decimal number. Options also take
 --flag=VALUE; a boolean flag alone means true, --no-FLAG false.
 
 Output:
-  json  one compact JSON object on one line: title, byline, dir, lang,
-        content, textContent, length, excerpt, siteName, publishedTime, image,
-        favicon, readerable, status (ok|best_attempt|no_content|
+  json  one compact JSON object on one line: title, byline, authors, dir,
+        lang, content, textContent, length, excerpt, siteName, publishedTime,
+        modifiedTime, image, favicon, readerable, status (ok|best_attempt|no_content|
         budget_exceeded|low_confidence), confidence, charset; absent fields
         are null. A budget refusal adds "error": {"code","message"}.
   html  the article's HTML (content) followed by a newline
