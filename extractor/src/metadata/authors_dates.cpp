@@ -136,11 +136,13 @@ int month_of(std::string_view word) {
     return 0;
 }
 
-// "4 September 2025", "September 4, 2025", "Sep. 4 2025", "Tue, 04 Sep 2025 ...".
-std::optional<std::string> worded_form(std::string_view s) {
+// The first date written out in `s`: "4 September 2025", "September 4, 2025",
+// "Sep. 4 2025", "Tue, 04 Sep 2025 ..."; with `iso_too`, also "2025-09-04".
+// Reads at most `max_words` words.
+std::optional<std::string> first_written_date(std::string_view s, std::size_t max_words, bool iso_too) {
     std::vector<std::string_view> words;
     std::size_t pos = 0;
-    while (pos < s.size() && words.size() < 8) {
+    while (pos < s.size() && words.size() < max_words) {
         while (pos < s.size() && std::isalnum(static_cast<unsigned char>(s[pos])) == 0) {
             ++pos;
         }
@@ -163,26 +165,36 @@ std::optional<std::string> worded_form(std::string_view s) {
         const bool suffix_ok = rest.empty() || rest == "st" || rest == "nd" || rest == "rd" || rest == "th";
         return n > 0 && n <= most && suffix_ok ? number_at(w, 0, n) : -1;
     };
+    const auto is_year = [](std::string_view w) { return w.size() == 4 && digits_at(w, 0, 4); };
     for (std::size_t i = 0; i < words.size(); ++i) {
-        const int month = month_of(words[i]);
-        if (month == 0 || words[i].size() < 3) {
+        if (iso_too && is_year(words[i])) {
+            const std::string_view from = s.substr(static_cast<std::size_t>(words[i].data() - s.data()));
+            if (std::optional<std::string> iso = iso_form(from.substr(0, 10))) {
+                return iso;
+            }
+        }
+        const int month = words[i].size() >= 3 ? month_of(words[i]) : 0;
+        if (month == 0) {
             continue;
         }
         // Month D YYYY
         if (i + 2 < words.size()) {
             const int day = number(words[i + 1], 2);
-            if (day > 0 && words[i + 2].size() == 4 && digits_at(words[i + 2], 0, 4)) {
-                return ymd(number_at(words[i + 2], 0, 4), month, day);
+            if (day > 0 && is_year(words[i + 2])) {
+                if (std::optional<std::string> date = ymd(number_at(words[i + 2], 0, 4), month, day)) {
+                    return date;
+                }
             }
         }
         // D Month YYYY
         if (i > 0 && i + 1 < words.size()) {
             const int day = number(words[i - 1], 2);
-            if (day > 0 && words[i + 1].size() == 4 && digits_at(words[i + 1], 0, 4)) {
-                return ymd(number_at(words[i + 1], 0, 4), month, day);
+            if (day > 0 && is_year(words[i + 1])) {
+                if (std::optional<std::string> date = ymd(number_at(words[i + 1], 0, 4), month, day)) {
+                    return date;
+                }
             }
         }
-        return std::nullopt;
     }
     return std::nullopt;
 }
@@ -350,6 +362,34 @@ std::optional<std::string> url_date(std::string_view url) {
     return std::nullopt;
 }
 
+// A date written in the first 400 bytes of text after the page's first <h1>
+// with text, where bylines show it ("By Jane Doe - March 4, 2025"). The last
+// resort for the publication date, after every marked-up source.
+std::optional<std::string> date_after_headline(const dom::Document& doc) {
+    constexpr std::size_t kWindow = 400;  // bytes; 200 found fewer, 800 as many and more wrong
+    const Node* root = doc.root();
+    const Node* headline = nullptr;
+    for (const Node* n = root; n != nullptr && headline == nullptr; n = dom::next_node(n, root)) {
+        if (n->is(Tag::h1) && n->ns == dom::Namespace::html && !text::trim(dom::text_content(n)).empty()) {
+            headline = n;
+        }
+    }
+    if (headline == nullptr) {
+        return std::nullopt;
+    }
+    std::string window;
+    for (const Node* n = dom::next_node(headline, root, true); n != nullptr && window.size() < kWindow;
+         n = dom::next_node(n, root)) {
+        if (n->is_text()) {
+            const std::string_view piece = text::trim(n->data);
+            if (!piece.empty()) {
+                window.append(window.empty() ? "" : " ").append(piece);
+            }
+        }
+    }
+    return first_written_date(std::string_view(window).substr(0, kWindow), kWindow, true);
+}
+
 bool has_rel_token(std::string_view rel, std::string_view token) {
     std::size_t pos = 0;
     while (pos < rel.size()) {
@@ -484,7 +524,8 @@ std::optional<std::string> iso_date(std::string_view text) {
     if (auto numeric = numeric_form(s)) {
         return numeric;
     }
-    return worded_form(s);
+    constexpr std::size_t kDateWords = 8;  // a date field, not a sentence
+    return first_written_date(s, kDateWords, false);
 }
 
 std::vector<std::string> author_names(std::string_view text) {
@@ -626,7 +667,13 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     if (std::optional<std::string> date = url_date(url)) {
         in_url = SourcedText{*date, "url"};
     }
-    first_of(out.published, {&meta_published, &time_published, &in_url});
+    std::optional<SourcedText> in_text;
+    if (!meta_published && !time_published && !in_url && !out.published) {
+        if (std::optional<std::string> date = date_after_headline(doc)) {
+            in_text = SourcedText{*date, "text after the headline"};
+        }
+    }
+    first_of(out.published, {&meta_published, &time_published, &in_url, &in_text});
     first_of(out.modified, {&meta_modified, &time_modified});
     return out;
 }

@@ -5,11 +5,12 @@
 //   array of those), <meta> author tags, the byline, rel=author links;
 // - dates: the article's JSON-LD datePublished / dateModified, <meta> date
 //   tags, <time> marked as the publication's (itemprop or class), a date in
-//   the URL's path.
+//   the URL's path; for the publication date, last, the first date written
+//   in the 400 bytes of text after the first <h1> (a byline's).
 // The article's JSON-LD is the first object (at the top, in an array or in an
-// @graph) whose @type Readability counts as an article's. Only marked-up
-// dates are read: a date in the text could be a comment's or a copyright's,
-// and no date is better than a wrong one.
+// @graph) whose @type Readability counts as an article's. No other date in
+// the text is read: it could be a comment's or a copyright's, and no date is
+// better than a wrong one.
 //
 // Thread-safety: pure functions; the Document is only read. Internal header.
 #pragma once

@@ -115,6 +115,23 @@ TEST(AuthorsAndDates, MetaTagsThenMarkedElementsThenTheUrl) {
     EXPECT_FALSE(found.published);
 }
 
+TEST(AuthorsAndDates, ADateWrittenJustAfterTheHeadlineIsTheLastResort) {
+    AuthorsAndDates found = read_page("", "<h1>Tides</h1><p class=byline>By Jane Doe <span>&middot;</span> "
+                                          "Updated 4th March, 2025</p><p>Text.</p>");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2025-03-04");
+    EXPECT_EQ(found.published->source, "text after the headline");
+
+    found = read_page(R"(<meta property="article:published_time" content="2024-12-01">)",
+                      "<h1>Tides</h1><p>March 4, 2025</p>");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2024-12-01");  // what the page marks wins
+
+    // Only the first 400 bytes after the headline, and never before it.
+    found = read_page("", "<p>March 4, 2025</p><h1>Tides</h1><p>" + std::string(450, 'x') + "</p><p>March 5, 2025</p>");
+    EXPECT_FALSE(found.published);
+}
+
 std::string dated_page() {
     return "<html><head><title>Tides | Ocean News</title>"
            R"(<meta property="article:published_time" content="Thu, 04 Sep 2025 08:00:00 GMT">)"
