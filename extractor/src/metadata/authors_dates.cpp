@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "metadata/json_ld.hpp"
 #include "metadata/metadata.hpp"
 #include "text/text.hpp"
 
@@ -24,7 +25,6 @@ constexpr int kLastYear = 2100;
 constexpr std::size_t kMaxNames = 10;
 constexpr std::size_t kLongestName = 60;  // bytes
 constexpr std::size_t kMostNameWords = 5;
-constexpr std::size_t kMaxJsonVisits = 4096;
 
 // <meta> keys (property, name or itemprop, lowercase), most trusted first.
 constexpr std::array<std::string_view, 7> kAuthorKeys{
@@ -39,8 +39,9 @@ constexpr std::array<std::string_view, 5> kModifiedKeys{"article:modified_time",
                                                         "dcterms.modified", "dc.date.modified"};
 
 // English month names and their usual abbreviations.
-constexpr std::array<std::string_view, 12> kMonths{"january", "february", "march",     "april",   "may",      "june",
-                                                   "july",    "august",   "september", "october", "november", "december"};
+constexpr std::array<std::string_view, 12> kMonths{"january", "february", "march",    "april",
+                                                   "may",     "june",     "july",     "august",
+                                                   "september", "october", "november", "december"};
 
 // Words before a name in a byline, lowercase, longest first.
 constexpr std::array<std::string_view, 11> kBylinePrefixes{"written by", "posted by", "reviewed by", "authored by",
@@ -313,31 +314,6 @@ std::optional<std::string> json_ld_date(const json& object, const char* key) {
                                                        : std::nullopt;
 }
 
-// The first article object of a script: at its top, in an array or an @graph.
-const json* article_object(const json& parsed) {
-    std::vector<const json*> pending = {&parsed};
-    for (std::size_t visits = 0; !pending.empty() && visits < kMaxJsonVisits; ++visits) {
-        const json* value = pending.back();
-        pending.pop_back();
-        if (value->is_array()) {
-            for (auto it = value->rbegin(); it != value->rend(); ++it) {
-                pending.push_back(&*it);
-            }
-            continue;
-        }
-        if (!value->is_object()) {
-            continue;
-        }
-        if (has_article_type(*value)) {
-            return value;
-        }
-        if (const auto graph = value->find("@graph"); graph != value->end()) {
-            pending.push_back(&*graph);
-        }
-    }
-    return nullptr;
-}
-
 std::string element_text(const Node* n) {
     return text::collapse_runs(std::string(text::trim(dom::text_content(n))));
 }
@@ -388,24 +364,6 @@ std::optional<std::string> date_after_headline(const dom::Document& doc) {
         }
     }
     return first_written_date(std::string_view(window).substr(0, kWindow), kWindow, true);
-}
-
-bool has_rel_token(std::string_view rel, std::string_view token) {
-    std::size_t pos = 0;
-    while (pos < rel.size()) {
-        while (pos < rel.size() && std::isspace(static_cast<unsigned char>(rel[pos])) != 0) {
-            ++pos;
-        }
-        std::size_t end = pos;
-        while (end < rel.size() && std::isspace(static_cast<unsigned char>(rel[end])) == 0) {
-            ++end;
-        }
-        if (end > pos && text::iequals_ascii(rel.substr(pos, end - pos), token)) {
-            return true;
-        }
-        pos = end;
-    }
-    return false;
 }
 
 // The names on one line of a byline (see author_names).
@@ -504,8 +462,8 @@ std::vector<std::string> names_in_line(std::string_view raw) {
         append_names(names, {part});
     }
     // Initials alone ("CM", an avatar's) are no name.
-    if (names.size() == 1 && names[0].size() <= 3 &&
-        std::all_of(names[0].begin(), names[0].end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; })) {
+    const auto upper = [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; };
+    if (names.size() == 1 && names[0].size() <= 3 && std::all_of(names[0].begin(), names[0].end(), upper)) {
         names.clear();
     }
     return names;
@@ -559,7 +517,7 @@ JsonLdFacts read_json_ld_facts(const dom::Document& doc) {
         if (parsed.is_discarded()) {
             continue;
         }
-        if (const json* article = article_object(parsed)) {
+        if (const json* article = find_json_ld_object(parsed, has_article_type)) {
             if (const auto author = article->find("author"); author != article->end()) {
                 facts.authors = json_ld_authors(*author);
             }
@@ -648,7 +606,7 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
                                           : "itemprop dateModified"};
             }
         }
-        if (n->is(Tag::a) && has_rel_token(n->attr("rel"), "author")) {
+        if (n->is(Tag::a) && text::has_token_ascii_ci(n->attr("rel"), "author")) {
             append_names(out.rel_authors, author_names(element_text(n)));
         }
     }
@@ -656,7 +614,8 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
         out.authors = std::move(meta_authors);
         out.authors_source = "meta " + meta_author_key;
     }
-    const auto first_of = [](std::optional<SourcedText>& chosen, std::initializer_list<std::optional<SourcedText>*> in) {
+    const auto first_of = [](std::optional<SourcedText>& chosen,
+                             std::initializer_list<std::optional<SourcedText>*> in) {
         for (std::optional<SourcedText>* candidate : in) {
             if (!chosen && *candidate) {
                 chosen = **candidate;

@@ -501,25 +501,6 @@ std::string name_key(std::string_view s) {
     return key;
 }
 
-// Space-separated tokens of an attribute compared case-insensitively.
-bool has_token(std::string_view list, std::string_view token) {
-    std::size_t pos = 0;
-    while (pos < list.size()) {
-        while (pos < list.size() && is_ascii_space(list[pos])) {
-            ++pos;
-        }
-        std::size_t end = pos;
-        while (end < list.size() && !is_ascii_space(list[end])) {
-            ++end;
-        }
-        if (end > pos && text::iequals_ascii(list.substr(pos, end - pos), token)) {
-            return true;
-        }
-        pos = end;
-    }
-    return false;
-}
-
 // ---------------------------------------------------------------------------
 // JS value semantics over nlohmann::json.
 
@@ -976,7 +957,8 @@ Metadata read_metadata(const dom::Document& doc, const Metadata& json_ld, std::s
         // pith: the first non-empty value per image key wins (Open Graph gives
         // the first of several og:image tags precedence).
         for (std::size_t i = 0; i < kImageKeys.size(); ++i) {
-            if (!image_values[i] && (has_token(property, kImageKeys[i]) || has_token(name, kImageKeys[i]))) {
+            if (!image_values[i] && (text::has_token_ascii_ci(property, kImageKeys[i]) ||
+                                     text::has_token_ascii_ci(name, kImageKeys[i]))) {
                 const std::string_view trimmed = text::trim(content);
                 if (!trimmed.empty()) {
                     image_values[i] = std::string(trimmed);
@@ -1017,11 +999,12 @@ Metadata read_metadata(const dom::Document& doc, const Metadata& json_ld, std::s
         if (href.empty()) {
             return true;
         }
-        if (!link_image && has_token(rel, "image_src")) {
+        if (!link_image && text::has_token_ascii_ci(rel, "image_src")) {
             link_image = std::string(href);
         }
-        const bool icon = has_token(rel, "icon");
-        const bool touch_icon = has_token(rel, "apple-touch-icon") || has_token(rel, "apple-touch-icon-precomposed");
+        const bool icon = text::has_token_ascii_ci(rel, "icon");
+        const bool touch_icon = text::has_token_ascii_ci(rel, "apple-touch-icon") ||
+                                text::has_token_ascii_ci(rel, "apple-touch-icon-precomposed");
         if (icon || touch_icon) {
             const std::uint64_t size = icon_size(link->attr("sizes"));
             const Node*& best = icon ? best_icon : best_touch_icon;

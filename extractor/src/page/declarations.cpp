@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "metadata/json_ld.hpp"
 #include "metadata/metadata.hpp"
 #include "text/text.hpp"
 
@@ -100,49 +101,22 @@ std::string product_description(std::string_view script) {
     if (parsed.is_discarded()) {
         return {};
     }
-    std::vector<const nlohmann::json*> pending = {&parsed};
-    for (std::size_t visits = 0; !pending.empty() && visits < kMaxVisits; ++visits) {
-        const nlohmann::json* value = pending.back();
-        pending.pop_back();
-        if (value->is_array()) {
-            for (auto it = value->rbegin(); it != value->rend(); ++it) {
-                pending.push_back(&*it);
+    std::string found;
+    find_json_ld_object(
+        parsed,
+        [&](const nlohmann::json& value) {
+            if (!declares_product(value)) {
+                return false;
             }
-            continue;
-        }
-        if (!value->is_object()) {
-            continue;
-        }
-        if (declares_product(*value)) {
-            const auto description = value->find("description");
-            if (description != value->end() && description->is_string()) {
+            const auto description = value.find("description");
+            if (description != value.end() && description->is_string()) {
                 const std::string& raw = description->get_ref<const std::string&>();
-                std::string plain = plain_text(std::string_view(raw).substr(0, kMaxBytes));
-                if (!plain.empty()) {
-                    return plain;
-                }
+                found = plain_text(std::string_view(raw).substr(0, kMaxBytes));
             }
-        }
-        if (const auto graph = value->find("@graph"); graph != value->end()) {
-            pending.push_back(&*graph);
-        }
-    }
-    return {};
-}
-
-bool has_rel(std::string_view rel, std::string_view token) {
-    std::size_t pos = 0;
-    while (pos < rel.size()) {
-        while (pos < rel.size() && rel[pos] == ' ') {
-            ++pos;
-        }
-        const std::size_t end = std::min(rel.find(' ', pos), rel.size());
-        if (text::iequals_ascii(rel.substr(pos, end - pos), token)) {
-            return true;
-        }
-        pos = end;
-    }
-    return false;
+            return !found.empty();
+        },
+        kMaxVisits);
+    return found;
 }
 
 }  // namespace
@@ -174,7 +148,8 @@ PageDeclarations read_declarations(const dom::Document& doc) {
             } else if (text::iequals_ascii(property, "og:url") && og_url.empty()) {
                 og_url = std::string(text::trim(n->attr("content")));
             }
-        } else if (n->is(Tag::link) && out.canonical_url.empty() && has_rel(n->attr("rel"), "canonical")) {
+        } else if (n->is(Tag::link) && out.canonical_url.empty() &&
+                   text::has_token_ascii_ci(n->attr("rel"), "canonical")) {
             out.canonical_url = std::string(text::trim(n->attr("href")));
         }
     }

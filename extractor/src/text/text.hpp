@@ -32,6 +32,9 @@ namespace pith::text {
 // ASCII lowercase copy (class names, ids, attribute values compared /i).
 [[nodiscard]] std::string to_lower_ascii(std::string_view s);
 [[nodiscard]] bool iequals_ascii(std::string_view a, std::string_view b) noexcept;
+// Whether a list of tokens separated by HTML white space (space, tab, LF, FF,
+// CR), such as a rel attribute, holds `token`, compared ASCII case-insensitively.
+[[nodiscard]] bool has_token_ascii_ci(std::string_view list, std::string_view token) noexcept;
 [[nodiscard]] bool istarts_with_ascii(std::string_view s, std::string_view prefix) noexcept;
 // Case-insensitive (ASCII) substring search.
 [[nodiscard]] bool icontains_ascii(std::string_view haystack, std::string_view needle) noexcept;

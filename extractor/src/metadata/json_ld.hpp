@@ -1,0 +1,41 @@
+// Walking a parsed JSON-LD script for the object a reader wants: the value
+// itself, the items of an array, the members of an @graph, in document order.
+// Iterative and bounded, whatever the script's nesting. Internal header.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace pith::extract {
+
+// The first object `wanted` accepts, or nullptr; at most `max_visits` values
+// are looked at. An object that is not wanted is searched through its @graph.
+template <typename Wanted>
+const nlohmann::json* find_json_ld_object(const nlohmann::json& parsed, Wanted&& wanted,
+                                          std::size_t max_visits = 4096) {
+    std::vector<const nlohmann::json*> pending = {&parsed};
+    for (std::size_t visits = 0; !pending.empty() && visits < max_visits; ++visits) {
+        const nlohmann::json* value = pending.back();
+        pending.pop_back();
+        if (value->is_array()) {
+            for (auto it = value->rbegin(); it != value->rend(); ++it) {
+                pending.push_back(&*it);
+            }
+            continue;
+        }
+        if (!value->is_object()) {
+            continue;
+        }
+        if (wanted(*value)) {
+            return value;
+        }
+        if (const auto graph = value->find("@graph"); graph != value->end()) {
+            pending.push_back(&*graph);
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace pith::extract
