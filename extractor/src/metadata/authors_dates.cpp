@@ -339,20 +339,12 @@ std::optional<std::string> url_date(std::string_view url) {
 }
 
 // A date written in the first 400 bytes of text after the page's first <h1>
-// with text, where bylines show it ("By Jane Doe - March 4, 2025"). The last
-// resort for the publication date, after every marked-up source.
-std::optional<std::string> date_after_headline(const dom::Document& doc) {
+// with text (`headline`, found by read_authors_and_dates' walk), where bylines
+// show it ("By Jane Doe - March 4, 2025"). The last resort for the publication
+// date, after every marked-up source.
+std::optional<std::string> date_after_headline(const dom::Document& doc, const Node* headline) {
     constexpr std::size_t kWindow = 400;  // bytes; 200 found fewer, 800 as many and more wrong
     const Node* root = doc.root();
-    const Node* headline = nullptr;
-    for (const Node* n = root; n != nullptr && headline == nullptr; n = dom::next_node(n, root)) {
-        if (n->is(Tag::h1) && n->ns == dom::Namespace::html && !text::trim(dom::text_content(n)).empty()) {
-            headline = n;
-        }
-    }
-    if (headline == nullptr) {
-        return std::nullopt;
-    }
     std::string window;
     for (const Node* n = dom::next_node(headline, root, true); n != nullptr && window.size() < kWindow;
          n = dom::next_node(n, root)) {
@@ -551,9 +543,14 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     std::optional<SourcedText> meta_modified;
     std::optional<SourcedText> time_published;
     std::optional<SourcedText> time_modified;
+    const Node* headline = nullptr;
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
         if (n->kind != NodeKind::element) {
             continue;
+        }
+        if (headline == nullptr && n->is(Tag::h1) && n->ns == dom::Namespace::html &&
+            !text::trim(dom::text_content(n)).empty()) {
+            headline = n;
         }
         const std::string itemprop = lower_attr(n, "itemprop");
         if (n->is(Tag::meta)) {
@@ -628,7 +625,7 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     }
     std::optional<SourcedText> in_text;
     if (!meta_published && !time_published && !in_url && !out.published) {
-        if (std::optional<std::string> date = date_after_headline(doc)) {
+        if (std::optional<std::string> date = headline != nullptr ? date_after_headline(doc, headline) : std::nullopt) {
             in_text = SourcedText{*date, "text after the headline"};
         }
     }

@@ -290,14 +290,19 @@ std::vector<std::string_view> title_parts(std::string_view title) {
     return parts;
 }
 
-std::string meta_content(const dom::Document& doc, std::string_view key) {
-    std::string found;
+// The content of the first <meta> named (property or name) each of `keys`, in
+// one walk; "" where there is none.
+template <std::size_t N>
+std::array<std::string, N> meta_contents(const dom::Document& doc, const std::array<std::string_view, N>& keys) {
+    std::array<std::string, N> found;
     for_each_element(doc, Tag::meta, [&](const Node* n) {
-        const bool named = text::iequals_ascii(text::trim(n->attr("property")), key) ||
-                           text::iequals_ascii(text::trim(n->attr("name")), key);
-        if (named && !text::trim(n->attr("content")).empty()) {
-            found = text::collapse_runs(text::trim(n->attr("content")));
-            return false;
+        const std::string_view content = text::trim(n->attr("content"));
+        for (std::size_t i = 0; i < N && !content.empty(); ++i) {
+            const bool named = text::iequals_ascii(text::trim(n->attr("property")), keys[i]) ||
+                               text::iequals_ascii(text::trim(n->attr("name")), keys[i]);
+            if (named && found[i].empty()) {
+                found[i] = text::collapse_runs(content);
+            }
         }
         return true;
     });
@@ -1149,8 +1154,8 @@ SourcedText headline_title(const dom::Document& doc, std::string_view base_url, 
     constexpr std::size_t kLongestHeadline = 250;  // bytes; longer is a paragraph marked up as a heading
     constexpr double kSharedWords = 0.5;
     const std::string title = document_title(doc);
-    const std::string og_title = meta_content(doc, "og:title");
-    const std::string site = joined_words(meta_content(doc, "og:site_name"));
+    const auto [og_title, og_site_name] = meta_contents<2>(doc, {"og:title", "og:site_name"});
+    const std::string site = joined_words(og_site_name);
     const std::string host = squeezed_host(base_url);
     const std::vector<std::string_view> parts = title_parts(title);
 
