@@ -488,6 +488,10 @@ const std::vector<Key>& key_table() {
         t.push_back(size_key({"fetch.max_per_host", "PITH_FETCH_MAX_PER_HOST", "--fetch-max-per-host", "integer",
                               "fetches in progress to one host name; more get 503"},
                              [](ServerConfig& c) -> std::size_t& { return c.fetch.max_per_host; }, 1, 100'000));
+        t.push_back(size_key({"fetch.max_pages", "PITH_FETCH_MAX_PAGES", "--fetch-max-pages", "integer",
+                              "the most pages a request's max_pages may ask for (an article split over pages "
+                              "is fetched page by page)"},
+                             [](ServerConfig& c) -> std::size_t& { return c.fetch.max_pages; }, 1, 100));
         t.push_back(string_key({"fetch.user_agent", "PITH_FETCH_USER_AGENT", "--fetch-user-agent", "string",
                                 "User-Agent header of fetches"},
                                [](ServerConfig& c) -> std::string& { return c.fetch.user_agent; }, check_header_value));
@@ -663,6 +667,11 @@ Result<bool> validate(const ServerConfig& config) {
     }
     if (auto extract_ok = extract::validate(config.extract); !extract_ok) {
         return Error{ErrorCode::invalid_argument, "extract: " + extract_ok.error().message};
+    }
+    if (config.extract.pages.max_pages > config.fetch.max_pages) {
+        return Error{ErrorCode::invalid_argument,
+                     "extract.max_pages: must be at most fetch.max_pages (" + std::to_string(config.fetch.max_pages) +
+                         "), got " + std::to_string(config.extract.pages.max_pages)};
     }
     return true;
 }

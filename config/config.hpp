@@ -67,6 +67,9 @@ struct FetchConfig {
     std::size_t max_decompressed_bytes = 32U * 1024U * 1024U;  // after Content-Encoding
     std::size_t max_concurrent = 64;      // fetches in progress, all hosts
     std::size_t max_per_host = 4;         // fetches in progress to one host name
+    // The most pages a request's max_pages may ask for (articles split over
+    // pages are fetched page by page, each a fetch of its own).
+    std::size_t max_pages = 10;
     std::string user_agent = "pith/" PITH_VERSION;
     std::string accept = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1";
     std::string ca_file;                  // extra PEM CA bundle, besides the system store

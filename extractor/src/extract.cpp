@@ -12,6 +12,8 @@
 //  5.   strategies/: the rule's body, or the strategy's passes, each on a
 //       fresh copy of the prepared page, dropping one heuristic flag at a time
 //       while the text is short (auto runs two strategies and chooses);
+//  5b.  pages/: when the article may go on over more pages, the next page's
+//       link, and the pagination and what repeats earlier pages taken out;
 //  6.   metadata/: the page's metadata and what the passes found;
 //  7.   inspect/annotate.cpp: the inspector's marks on the source, when asked;
 //  8.   render/finish.cpp: post-processing, serialisation, renderings;
@@ -35,7 +37,8 @@
 
 namespace pith::extract {
 
-Article article_from_page(PreparedPage& page, const ExtractOptions& options, Article article) {
+Article article_from_page(PreparedPage& page, const ExtractOptions& options, Article article,
+                          PageContext* context) {
     if (page.page_type) {
         article.page_type = page.page_type->type;
         article.page_type_diagnostics = page.page_type;
@@ -44,6 +47,16 @@ Article article_from_page(PreparedPage& page, const ExtractOptions& options, Art
     StrategyRun run = find_article(page, options, state, article);  // 5
     if (run.stopped) {
         return refused(std::move(article), std::move(*run.stopped));
+    }
+    if (options.pages.max_pages > 1 && !options.input.url.empty()) {  // 5b
+        PageContext own;
+        PageContext& pages = context != nullptr ? *context : own;
+        pages.links = find_page_links(page.doc.document_element(), page.base_url, options.input.url, page.applied);
+        if (run.chosen) {
+            static const BlockPrints kNone;
+            pages.trimmed = trim_page(run.chosen->content, page.base_url, options.input.url,
+                                      pages.earlier != nullptr ? *pages.earlier : kNone);
+        }
     }
     apply_metadata(article, page.metadata, page.authors_dates, state.byline, state.lang);  // 6
     if (page.source_copy != nullptr) {                                  // 7
@@ -61,7 +74,7 @@ Article article_from_page(PreparedPage& page, const ExtractOptions& options, Art
 
 namespace {
 
-Article extract_unguarded(std::string_view bytes, const ExtractOptions& options) {
+Article extract_unguarded(std::string_view bytes, const ExtractOptions& options, PageContext* context) {
     Article article;
     std::optional<LoadedPage> loaded = load_page(bytes, options, article);  // 1-3
     if (!loaded) {
@@ -72,7 +85,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options)
         return article;
     }
     classify(*page, options);  // 4b
-    return article_from_page(*page, options, std::move(article));  // 5-9
+    return article_from_page(*page, options, std::move(article), context);  // 5-9
 }
 
 // The one catch-all at the library's edge: allocation failures and anything
@@ -95,7 +108,11 @@ Article guarded(Work&& work) {
 }  // namespace
 
 Article extract(std::string_view html_bytes, const ExtractOptions& options) {
-    return guarded([&] { return extract_unguarded(html_bytes, options); });
+    return guarded([&] { return extract_unguarded(html_bytes, options, nullptr); });
+}
+
+Article extract_page(std::string_view html_bytes, const ExtractOptions& options, PageContext& context) {
+    return guarded([&] { return extract_unguarded(html_bytes, options, &context); });
 }
 
 bool is_probably_readable(std::string_view html_bytes, std::string_view declared_charset,

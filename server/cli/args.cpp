@@ -194,6 +194,19 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
                 return std::move(text).error();
             }
             cli.options.input.url = std::string(*text);
+        } else if (flag == "--fetch-allow" && !is_warc) {
+            // Where --max-pages may fetch beyond the public internet.
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            for (std::string_view rest = *text; !rest.empty();) {
+                const std::size_t comma = std::min(rest.find(','), rest.size());
+                if (const std::string_view entry = rest.substr(0, comma); !entry.empty()) {
+                    cli.fetch_allow.emplace_back(entry);
+                }
+                rest.remove_prefix(std::min(comma + 1, rest.size()));
+            }
         } else if (flag == "--format") {
             auto text = value();
             if (!text) {
@@ -324,6 +337,9 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
         auto valid = extract::validate(cli.options);
         if (!valid) {
             return usage(valid.error().message);
+        }
+        if (cli.options.pages.max_pages > 1 && cli.options.input.url.empty()) {
+            return usage("--max-pages above 1 needs --url: the page's address, which its next pages are found from");
         }
     }
     return cli;

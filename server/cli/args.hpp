@@ -35,6 +35,9 @@ struct CliArgs {
     std::shared_ptr<const rules::RuleSet> rule_set;  // extract: loaded once before the jobs
     rules::InlineRule selectors;                     // --content-selector, --remove-selectors, --rule-*
     std::shared_ptr<const rules::SiteRule> selector_rule;
+    // extract --max-pages: the CIDRs and host names the fetch of the next
+    // pages may reach besides public addresses (pithd's fetch.allow).
+    std::vector<std::string> fetch_allow;
 };
 
 // Upper bound for --jobs: far above any useful value, low enough that a typo

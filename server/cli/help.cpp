@@ -37,6 +37,10 @@ Options of the command line:
                           picks the site rule
   --rules-dir DIR         site rules (see 'pith help rules'): the rule for
                           --url's host applies
+  --fetch-allow LIST      with --max-pages above 1: CIDRs and host names the
+                          fetch of the next pages may reach besides public
+                          addresses (comma-separated, repeatable), as pithd's
+                          fetch.allow; the next pages are fetched from --url
   --content-selector CSS  the article is what this CSS selector list selects
                           (falls back to the strategy when it selects nothing)
   --remove-selectors CSS  removes what this CSS selector list selects first

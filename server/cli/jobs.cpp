@@ -18,6 +18,8 @@
 #include "pith/article_json.hpp"
 #include "pith/extract.hpp"
 #include "pith/markdown.hpp"
+#include "pith/pages.hpp"
+#include "pithd/fetcher.hpp"
 
 namespace pith::cli {
 
@@ -138,6 +140,28 @@ extract::Article oversized_article(const Input& input, std::size_t limit) {
     return article;
 }
 
+// The article read from the file and the pages after it (--max-pages above
+// 1), fetched through pithd's fetcher under its defaults and the address
+// guard (--fetch-allow).
+extract::Article follow_pages(const CliArgs& cli, std::string html, const extract::ExtractOptions& options) {
+    config::FetchConfig fetch;
+    fetch.allow = cli.fetch_allow;
+    extract::ArticleWalk walk(options);
+    std::optional<std::string> next = walk.add_page(html, options.input.url, options.input.charset);
+    html = std::string();
+    while (next) {
+        const auto deadline = std::chrono::steady_clock::now() + fetch.total_timeout;
+        server::FetchResult fetched = server::fetch_now(fetch, std::move(*next), deadline);
+        if (fetched.error) {
+            walk.stop(fetched.error->code == ErrorCode::deadline_exceeded ? "deadline" : "fetch_failed",
+                      fetched.error->message);
+            break;
+        }
+        next = walk.add_page(fetched.body, std::move(fetched.final_url), std::move(fetched.charset));
+    }
+    return walk.finish();
+}
+
 JobResult extract_job(const CliArgs& cli, const std::string& file, bool several) {
     auto input = read_input(file, cli.options.budgets.max_input_bytes);
     if (!input) {
@@ -147,8 +171,14 @@ JobResult extract_job(const CliArgs& cli, const std::string& file, bool several)
     thread_local dom::BlockCache blocks(dom::kDefaultBlockCacheBytes);
     extract::ExtractOptions options = cli.options;
     options.runtime.block_cache = &blocks;
-    extract::Article article = input->over_limit ? oversized_article(*input, cli.options.budgets.max_input_bytes)
-                                                 : extract::extract(input->bytes, options);
+    extract::Article article;
+    if (input->over_limit) {
+        article = oversized_article(*input, cli.options.budgets.max_input_bytes);
+    } else if (options.pages.max_pages > 1) {
+        article = follow_pages(cli, std::move(input->bytes), options);
+    } else {
+        article = extract::extract(input->bytes, options);
+    }
     input->bytes = std::string();  // the answer of a large page needs the room
     JobResult r;
     const bool extracted =

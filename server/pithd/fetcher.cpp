@@ -568,4 +568,19 @@ Result<std::unique_ptr<Fetcher>> make_http_fetcher(net::io_context& ioc, const c
     return std::unique_ptr<Fetcher>(std::make_unique<HttpFetcher>(std::move(shared)));
 }
 
+FetchResult fetch_now(const config::FetchConfig& config, std::string url, Clock::time_point deadline) {
+    net::io_context ioc;
+    Metrics metrics;  // read by no one: the CLI has no /metrics
+    Result<std::unique_ptr<Fetcher>> fetcher = make_http_fetcher(ioc, config, metrics);
+    FetchResult result;
+    if (!fetcher) {
+        result.error = fetcher.error();
+        return result;
+    }
+    const HoldMemory hold = [](std::size_t) -> std::optional<Error> { return std::nullopt; };
+    fetcher.value()->fetch(std::move(url), deadline, hold, [&result](FetchResult fetched) { result = std::move(fetched); });
+    ioc.run();
+    return result;
+}
+
 }  // namespace pith::server

@@ -24,4 +24,10 @@ namespace pith::server {
                                                                  const config::FetchConfig& config,
                                                                  Metrics& metrics);
 
+// One fetch run to its end on the calling thread, on an I/O context of its
+// own, for a caller without I/O threads (the pith CLI following an article's
+// pages). The same guard, limits and TLS checks; the body is held up to the
+// fetch limits. Errors are in the result, as a Fetcher's.
+[[nodiscard]] FetchResult fetch_now(const config::FetchConfig& config, std::string url, Clock::time_point deadline);
+
 }  // namespace pith::server

@@ -141,7 +141,14 @@ Result<bool> apply_option(ExtractRequest& request, std::string_view name, const 
     extract::ExtractOptions& options = request.options;
     if (row != nullptr) {
         request.given.emplace_back(name);
-        return apply_table_option(options, *row, value, source);
+        Result<bool> applied = apply_table_option(options, *row, value, source);
+        // Each page is another fetch: the server bounds how many one request makes.
+        if (applied && name == "max_pages" && options.pages.max_pages > config.fetch.max_pages) {
+            return bad_option(name, "must be an integer in 1.." + std::to_string(config.fetch.max_pages) +
+                                        " (the server's limit, fetch.max_pages), got " +
+                                        std::to_string(options.pages.max_pages));
+        }
+        return applied;
     }
     if (name == "format") {
         auto format = as_string(name, value);

@@ -14,6 +14,7 @@
 #include "pithd/inspector.hpp"
 #include "pithd/logging.hpp"
 #include "pith/extract.hpp"
+#include "pith/pages.hpp"
 
 #ifndef PITH_VERSION
 #define PITH_VERSION "0.0.0"
@@ -130,6 +131,15 @@ struct Service::ExtractJob {
     Clock::time_point deadline;
     Reply reply;
     ExtractRequest parsed;  // filled by run_extract_job
+    // An article followed over its pages (max_pages above 1): the walk, the
+    // page to add next (its HTML is parsed.html), when pages after the
+    // first must end, and the time and bytes spent so far.
+    std::optional<extract::ArticleWalk> walk;
+    std::string page_url;
+    std::string page_charset;
+    Clock::time_point follow_deadline;
+    double seconds = 0.0;
+    std::size_t html_bytes = 0;
 };
 
 // One POST /extract/batch: its lines, and their answers as they come.
@@ -338,18 +348,20 @@ void Service::handle(HttpRequest request, Clock::time_point deadline, Reply repl
     submit(std::move(job), &Service::run_extract_job);
 }
 
-void Service::submit(std::shared_ptr<ExtractJob> job, void (Service::*step)(const std::shared_ptr<ExtractJob>&)) {
-    const bool queued = pool_.try_submit([this, job, step] {
-        metrics_.workers_busy.fetch_add(1, std::memory_order_relaxed);
-        try {
-            (this->*step)(job);
-        } catch (const std::bad_alloc&) {
-            job->reply(error_response(Error{ErrorCode::internal, "out of memory"}, job->request.request_id));
-        } catch (const std::exception& e) {
-            job->reply(error_response(Error{ErrorCode::internal, e.what()}, job->request.request_id));
-        }
-        metrics_.workers_busy.fetch_sub(1, std::memory_order_relaxed);
-    });
+void Service::run_step(const std::shared_ptr<ExtractJob>& job, Step step) {
+    metrics_.workers_busy.fetch_add(1, std::memory_order_relaxed);
+    try {
+        (this->*step)(job);
+    } catch (const std::bad_alloc&) {
+        job->reply(error_response(Error{ErrorCode::internal, "out of memory"}, job->request.request_id));
+    } catch (const std::exception& e) {
+        job->reply(error_response(Error{ErrorCode::internal, e.what()}, job->request.request_id));
+    }
+    metrics_.workers_busy.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void Service::submit(std::shared_ptr<ExtractJob> job, Step step) {
+    const bool queued = pool_.try_submit([this, job, step] { run_step(job, step); });
     if (!queued) {
         job->reply(overloaded_response(pool_, job->request.request_id));
     }
@@ -393,8 +405,22 @@ void Service::run_extract_job(const std::shared_ptr<ExtractJob>& job) {
     if (job->parsed.timeout) {
         job->deadline = std::min(job->deadline, Clock::now() + *job->parsed.timeout);
     }
+    const bool follow = job->parsed.options.pages.max_pages > 1 && !job->parsed.url.empty() && !job->parsed.inspect;
+    if (follow) {
+        // Pages after the first end a little before the request's deadline,
+        // so that the ones read are answered before the session's 504.
+        const Clock::duration left = std::max(Clock::duration::zero(), job->deadline - Clock::now());
+        job->follow_deadline = job->deadline - std::min<Clock::duration>(std::chrono::milliseconds(500), left / 10);
+        job->walk.emplace(job->parsed.options);
+    }
     if (job->parsed.has_html) {
-        extract_and_reply(job);
+        if (follow) {
+            job->page_url = job->parsed.url;
+            job->page_charset = job->parsed.options.input.charset;
+            walk_and_reply(job);
+        } else {
+            extract_and_reply(job);
+        }
         return;
     }
     if (fetcher_ == nullptr || !config_.fetch.enabled) {
@@ -415,10 +441,77 @@ void Service::run_extract_job(const std::shared_ptr<ExtractJob>& job) {
         }
         job->parsed.html = std::move(fetched.body);
         job->parsed.has_html = true;
+        if (job->walk) {
+            job->page_url = std::move(fetched.final_url);
+            job->page_charset = std::move(fetched.charset);
+            submit(job, &Service::walk_and_reply);
+            return;
+        }
         job->parsed.options.input.charset = std::move(fetched.charset);
         job->parsed.options.input.url = fetched.final_url;
         submit(job, &Service::extract_and_reply);
     });
+}
+
+void Service::walk_and_reply(const std::shared_ptr<ExtractJob>& job) {
+    extract::ArticleWalk& walk = *job->walk;
+    const std::size_t held = walk.held_bytes();
+    bind_runtime(walk.options(), job, held);
+    if (walk.pages_read() > 0) {
+        walk.options().runtime.deadline = job->follow_deadline;
+    }
+    const Clock::time_point start = Clock::now();
+    job->html_bytes += job->parsed.html.size();
+    std::optional<std::string> next =
+        walk.add_page(job->parsed.html, std::move(job->page_url), std::move(job->page_charset));
+    job->parsed.html = std::string();
+    job->seconds += seconds_since(start);
+    // The page's HTML is gone: the reservation keeps the article so far.
+    if (job->request.memory) {
+        job->request.memory->shrink_to(walk.held_bytes());
+    }
+    if (next) {
+        if (fetcher_ == nullptr || !config_.fetch.enabled) {
+            walk.stop("fetch_failed", "fetching URLs is disabled on this server");
+        } else if (Clock::now() >= job->follow_deadline) {
+            walk.stop("deadline", "no time was left to fetch " + *next);
+        } else {
+            fetch_next_page(job, std::move(*next));
+            return;
+        }
+    }
+    finish_walk(job);
+}
+
+void Service::fetch_next_page(const std::shared_ptr<ExtractJob>& job, std::string url) {
+    // The fetched page is held beside the article read so far.
+    HoldMemory hold = [this, job](std::size_t bytes) {
+        return hold_memory(job->request.memory, job->walk->held_bytes() + bytes);
+    };
+    fetcher_->fetch(std::move(url), job->follow_deadline, std::move(hold), [this, job](FetchResult fetched) {
+        if (fetched.error) {
+            const ErrorCode code = fetched.error->code;
+            job->walk->stop(code == ErrorCode::deadline_exceeded ? "deadline"
+                            : code == ErrorCode::overloaded     ? "refused"
+                                                                : "fetch_failed",
+                            fetched.error->message);
+        } else {
+            job->parsed.html = std::move(fetched.body);
+            job->page_url = std::move(fetched.final_url);
+            job->page_charset = std::move(fetched.charset);
+        }
+        const auto step = fetched.error ? &Service::finish_walk : &Service::walk_and_reply;
+        if (!pool_.try_submit([this, job, step] { run_step(job, step); })) {
+            // The pages read so far are answered rather than lost.
+            job->parsed.html = std::string();
+            job->walk->stop("refused", "all worker queue slots were taken");
+            finish_walk(job);
+        }
+    });
+}
+
+void Service::finish_walk(const std::shared_ptr<ExtractJob>& job) {
+    reply_with_article(job, job->walk->finish(), std::nullopt, job->seconds, job->html_bytes);
 }
 
 std::optional<Error> Service::hold_memory(std::shared_ptr<MemoryReservation>& reservation, std::size_t bytes) {
@@ -434,22 +527,28 @@ std::optional<Error> Service::hold_memory(std::shared_ptr<MemoryReservation>& re
     return memory_.refusal(bytes);
 }
 
-void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
-    const std::string& request_id = job->request.request_id;
-    ExtractRequest& request = job->parsed;
-    request.options.runtime.deadline = job->deadline;
+void Service::bind_runtime(extract::ExtractOptions& options, const std::shared_ptr<ExtractJob>& job,
+                           std::size_t held_bytes) {
+    options.runtime.deadline = job->deadline;
     // Each worker keeps its arena blocks from one page to the next; they are
     // held outside the memory budget, up to kDefaultBlockCacheBytes a worker.
     thread_local dom::BlockCache blocks(dom::kDefaultBlockCacheBytes);
-    request.options.runtime.block_cache = &blocks;
+    options.runtime.block_cache = &blocks;
     if (rules_.size() > 0) {
-        request.options.rules = &rules_;
+        options.rules = &rules_;
     }
     // The page's working memory joins what the request holds (its body, or
-    // the fetched page) in its reservation before the parse.
-    request.options.runtime.admit = [this, &job](const extract::CostEstimate& cost) {
-        return hold_memory(job->request.memory, cost.memory_bytes);
+    // the fetched page, and the pages of its article read before) in its
+    // reservation before the parse.
+    // A plain pointer: the options live in the job, and only run while it does.
+    options.runtime.admit = [this, request = &job->request, held_bytes](const extract::CostEstimate& cost) {
+        return hold_memory(request->memory, held_bytes + cost.memory_bytes);
     };
+}
+
+void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
+    ExtractRequest& request = job->parsed;
+    bind_runtime(request.options, job, 0);
     const Clock::time_point start = Clock::now();
     // The inspector's request runs every strategy; its metrics are the asked one's.
     std::optional<extract::Inspection> inspection;
@@ -459,17 +558,25 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
     } else {
         extracted = extract::extract(request.html, request.options);
     }
+    const std::size_t html_bytes = request.html.size();
+    request.html = std::string();
+    reply_with_article(job, std::move(extracted), std::move(inspection), seconds_since(start), html_bytes);
+}
+
+void Service::reply_with_article(const std::shared_ptr<ExtractJob>& job, extract::Article extracted,
+                                 std::optional<extract::Inspection> inspection, double seconds,
+                                 std::size_t html_bytes) {
+    const std::string& request_id = job->request.request_id;
     extract::Article& article = inspection ? inspection->article : extracted;
     const ExtractionOutcome outcome = outcome_of(article);
     const bool has_article = !article.confidence_features.empty();
-    metrics_.record_extraction(outcome, seconds_since(start), article.passes.size(), request.html.size(),
+    metrics_.record_extraction(outcome, seconds, article.passes.size(), html_bytes,
                                has_article ? std::optional<double>(article.confidence) : std::nullopt);
     if (article.error) {
         if (const std::optional<Budget> budget = budget_of(article.error->code)) {
             metrics_.record_budget(*budget);
         }
     }
-    request.html = std::string();
 
     HttpResponse response;
     const bool refused = article.status == extract::Status::budget_exceeded ||
@@ -478,7 +585,7 @@ void Service::extract_and_reply(const std::shared_ptr<ExtractJob>& job) {
         response = error_response(*article.error, request_id);
     } else {
         response.body = inspection ? inspection_body(std::move(*inspection), request_id)
-                                   : article_body(std::move(article), request, request_id);
+                                   : article_body(std::move(article), job->parsed, request_id);
     }
     response.extraction_status = std::string(outcome_label(outcome));
     if (job->request.memory) {

@@ -23,6 +23,7 @@
 #include "config.hpp"
 #include "pithd/memory_budget.hpp"
 #include "pithd/metrics.hpp"
+#include "pith/inspect.hpp"
 #include "pith/result.hpp"
 #include "pith/rules.hpp"
 #include "pithd/worker_pool.hpp"
@@ -123,8 +124,22 @@ private:
     // batch are running (their end gives the room back): it starts again once
     // one more item has finished. False when none runs.
     static bool requeue_batch_item(BatchJob& batch, std::size_t item);
+    using Step = void (Service::*)(const std::shared_ptr<ExtractJob>&);
     void extract_and_reply(const std::shared_ptr<ExtractJob>& job);
-    void submit(std::shared_ptr<ExtractJob> job, void (Service::*step)(const std::shared_ptr<ExtractJob>&));
+    // An article over several pages: adds the page in hand, then fetches the
+    // next (fetch_next_page) or answers what was read (finish_walk).
+    void walk_and_reply(const std::shared_ptr<ExtractJob>& job);
+    void fetch_next_page(const std::shared_ptr<ExtractJob>& job, std::string url);
+    void finish_walk(const std::shared_ptr<ExtractJob>& job);
+    // The extraction's runtime hooks on this worker: the deadline, the
+    // thread's block cache, the site rules, and the memory admission on top
+    // of `held_bytes` the request already keeps.
+    void bind_runtime(extract::ExtractOptions& options, const std::shared_ptr<ExtractJob>& job,
+                      std::size_t held_bytes);
+    void reply_with_article(const std::shared_ptr<ExtractJob>& job, extract::Article article,
+                            std::optional<extract::Inspection> inspection, double seconds, std::size_t html_bytes);
+    void run_step(const std::shared_ptr<ExtractJob>& job, Step step);
+    void submit(std::shared_ptr<ExtractJob> job, Step step);
     // Grows `reservation` (taking one when there is none) to `bytes` in all;
     // the overloaded error, counted, when the budget has no room.
     std::optional<Error> hold_memory(std::shared_ptr<MemoryReservation>& reservation, std::size_t bytes);

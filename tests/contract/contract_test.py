@@ -1073,7 +1073,7 @@ def case_json_options(port, options_schema, page, url):
     # JSON values must have the option's own JSON type; each value below is in range, only its type is wrong.
     in_range = {"max_elements": 5000, "max_depth": 100, "char_threshold": 500, "n_top_candidates": 5,
                 "timeout_ms": 5000, "max_memory_bytes": 64 * 1024 * 1024, "lectito_char_threshold": 500,
-                "lectito_min_content_length": 140, "max_input_bytes": 8192, "max_attributes": 100}
+                "lectito_min_content_length": 140, "max_input_bytes": 8192, "max_attributes": 100, "max_pages": 2}
     saved = False
     for name, schema in options_schema["properties"].items():
         kind = [t for t in schema["type"] if t != "null"][0]

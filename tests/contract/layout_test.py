@@ -4,8 +4,8 @@
 Each folder under extractor/src may include headers of its own folder and of
 folders before it in the pipeline, never of a folder that depends on it, so
 the folder graph has no cycle; no stage (a file in a folder) includes the
-orchestrator's headers (pith/extract.hpp, pipeline.hpp), which only the two
-entry points at the top of src/ (extract.cpp, inspect.cpp) use; and text/
+orchestrator's headers (pith/extract.hpp, pipeline.hpp), which only the
+entry points at the top of src/ (extract.cpp, inspect.cpp, walk.cpp) use; and text/
 knows nothing of the DOM. Prints the graph; exit 0 when every rule holds.
 """
 import re

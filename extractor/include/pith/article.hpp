@@ -111,6 +111,29 @@ struct RuleDiagnostics {
     std::vector<std::string> ignored;   // directives read and not acted on
 };
 
+// A page an article was read from, when it was followed over several
+// (options.pages.max_pages above 1).
+struct PageVisit {
+    std::string url;
+    // How it was reached: "request" (the first), "rel=next", "next link",
+    // "pagination" (the number after this page's), "site rule" (its
+    // next_page_link), "single_page_link" (the rule's whole-article page).
+    std::string via;
+    std::size_t text_length = 0;      // UTF-16 units of the text it added
+    std::size_t repeats_dropped = 0;  // blocks at its start or end that repeated an earlier page's
+};
+
+struct PagesDiagnostics {
+    std::vector<PageVisit> pages;  // in the article's order
+    // Why no further page was read: "no_next_page", "max_pages", "loop" (the
+    // next link leads to a page already read), "other_host", "deadline",
+    // "fetch_failed", "no_content" (the next page had no article),
+    // "no_new_content" (all of it repeated the pages before), "refused" (a
+    // budget refused it), "single_page" (the whole article's page was read).
+    std::string stopped;
+    std::string detail;  // the URL or the error behind `stopped`; "" when none
+};
+
 struct StageTimings {
     std::int64_t decode_us = 0;
     std::int64_t prune_us = 0;      // cutting script and style text before the parse
@@ -182,6 +205,8 @@ struct Article {
     std::string decision;
     std::vector<RemovedBlock> removed;  // from the kept article, in document order
     std::optional<RuleDiagnostics> rule;  // when a site rule applied to the page
+    // When the article was followed over its pages (ArticleWalk).
+    std::optional<PagesDiagnostics> pages;
     // auto only: the share of each strategy's article text that the other's
     // holds (0 when either found nothing).
     double readability_in_fitness = 0.0;

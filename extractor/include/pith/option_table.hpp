@@ -49,7 +49,7 @@ struct OptionRow {
     // "boolean" or "string".
     std::string_view type;
     // The part of ExtractOptions it sets: "budgets", "passes", "readability",
-    // "lectito", "fitness", "metadata", "output".
+    // "lectito", "fitness", "metadata", "output", "pages".
     std::string_view group;
     std::string_view help;  // one line, lower case, no final full stop
     double min = 0.0;       // integer and number: the inclusive range

@@ -172,6 +172,15 @@ struct RenderOptions {
     std::vector<std::string> classes_to_preserve;  // besides "page"
 };
 
+// Articles split over several pages (issue 27). extract() reads one page;
+// ArticleWalk (pith/pages.hpp) reads the next ones its caller fetches.
+struct PageOptions {
+    // The most pages one article is read from, the first included; 1 reads
+    // the page given and nothing else. Above 1, the page's pagination is
+    // taken out of the article and its next page's link is looked for.
+    std::size_t max_pages = 1;
+};
+
 // What a server plugs into one call; a library caller may leave them all.
 struct RuntimeHooks {
     // When the work must end. Work whose estimated time does not fit before it
@@ -210,6 +219,7 @@ struct ExtractOptions {
     const rules::RuleSet* rules = nullptr;
     const rules::SiteRule* rule = nullptr;
     RenderOptions render;
+    PageOptions pages;
     // An article whose confidence is under this comes back with status
     // low_confidence (the article still in it), for a caller that routes such
     // pages to a fallback. 0 = never. Within [0, 1].

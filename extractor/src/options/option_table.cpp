@@ -255,6 +255,11 @@ constexpr OptionRow kRows[] = {
     top_bool_row<&E::disable_json_ld>("disable_json_ld", "metadata", "ignore JSON-LD metadata"),
     bool_row<&E::render, &RenderOptions::keep_classes>("keep_classes", "output",
                                                        "keep class attributes in the article HTML"),
+    integer_row<&E::pages, &PageOptions::max_pages>(
+        "max_pages", "integer", "pages",
+        "read an article split over pages from up to this many, following its next-page links (URL "
+        "requests); 1 = the page given only",
+        1, 100),
     OptionRow{"min_confidence", OptionKind::number, "number", "output",
               "an article whose confidence is under this comes back with status low_confidence, the article "
               "still in it; 0 = never",

@@ -132,6 +132,17 @@ nlohmann::json diagnostics_json(const Article& article) {
         rule = {{"source", r->source},   {"outcome", r->outcome}, {"removed", r->removed},
                 {"errors", r->errors},   {"ignored", r->ignored}};
     }
+    nlohmann::json pages = nullptr;
+    if (const std::optional<PagesDiagnostics>& walk = article.pages) {
+        nlohmann::json visits = nlohmann::json::array();
+        for (const PageVisit& visit : walk->pages) {
+            visits.push_back({{"url", visit.url},
+                              {"via", visit.via},
+                              {"text_length", visit.text_length},
+                              {"repeats_dropped", visit.repeats_dropped}});
+        }
+        pages = {{"pages", std::move(visits)}, {"stopped", walk->stopped}, {"detail", walk->detail}};
+    }
     const MetadataSources& sources = article.metadata_sources;
     return {
         {"strategy", std::string(strategy_name(article.strategy))},
@@ -144,6 +155,7 @@ nlohmann::json diagnostics_json(const Article& article) {
              {"modifiedTime", optional_string(sources.modified_time)},
          }},
         {"rule", std::move(rule)},
+        {"pages", std::move(pages)},
         {"auto", choice_json(article)},
         {"predicted_f1", optional_number(article.predicted_f1)},
         {"confidence_features", std::move(features)},

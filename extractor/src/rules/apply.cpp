@@ -141,6 +141,22 @@ Applied apply_rule(const SiteRule& rule, dom::Document& doc) {
     applied.title = first_text(rule.title);
     applied.author = first_text(rule.author);
     applied.date = first_text(rule.date);
+    // A link expression selects an <a> (or its href, which selects it), or an
+    // element with one inside.
+    const auto first_href = [&](const std::vector<XPathExpression>& alternatives) -> std::optional<std::string> {
+        for (const XPathExpression& e : alternatives) {
+            for (const Node* n : select(e)) {
+                for (const Node* a = n; a != nullptr; a = dom::next_element(a, n)) {
+                    if (a->is(dom::Tag::a) && !text::trim(a->attr("href")).empty()) {
+                        return std::string(text::trim(a->attr("href")));
+                    }
+                }
+            }
+        }
+        return std::nullopt;
+    };
+    applied.next_page_href = first_href(rule.next_page_link);
+    applied.single_page_href = first_href(rule.single_page_link);
     for (const XPathExpression& e : rule.body) {
         std::vector<Node*> nodes = select(e);
         std::erase_if(nodes, [](const Node* n) { return !n->is_element(); });

@@ -26,6 +26,9 @@ struct Applied {
     std::optional<std::string> title;
     std::optional<std::string> author;
     std::optional<std::string> date;
+    // The hrefs of the rule's next_page_link and single_page_link, as written.
+    std::optional<std::string> next_page_href;
+    std::optional<std::string> single_page_href;
     std::size_t removed = 0;   // elements stripped
     std::vector<std::string> errors;  // expressions that failed on this page
 };

@@ -18,6 +18,10 @@ struct SiteRule {
     std::vector<XPathExpression> title;
     std::vector<XPathExpression> author;
     std::vector<XPathExpression> date;
+    // Multi-page articles: the link to the next page, and to the whole
+    // article on one page (a link, or an element holding one, or an href).
+    std::vector<XPathExpression> next_page_link;
+    std::vector<XPathExpression> single_page_link;
 
     // Removed from the page before anything else looks at it.
     std::vector<XPathExpression> strip;

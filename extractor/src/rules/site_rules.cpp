@@ -48,12 +48,12 @@ std::optional<bool> yes_no(std::string_view value) {
 }
 
 // Directives of Full-Text RSS that pith reads and does not act on: logins,
-// tests, multi-page articles, request headers, parser choice.
+// tests, request headers, parser choice.
 bool is_recorded_only(std::string_view name) {
     static constexpr std::string_view kRecorded[] = {
         "test_url",          "test_contains",      "login_uri",          "login_username_field",
-        "login_password_field", "login_extra_fields", "not_logged_in_xpath", "next_page_link",
-        "single_page_link",  "http_header",        "native_ad_clue",     "parser",
+        "login_password_field", "login_extra_fields", "not_logged_in_xpath",
+        "http_header",        "native_ad_clue",     "parser",
         "tidy",              "if_page_contains",   "src_lazy_load_attr", "move_into",
         "insert_detected_image", "requires_login",  "find_string_regex",  "replace_string_regex",
     };
@@ -142,6 +142,10 @@ Parsed parse_ftr(const std::string& path, std::string_view text, LoadReport& rep
             error = compile(value, rule->date);
         } else if (directive == "strip") {
             error = compile(value, rule->strip);
+        } else if (directive == "next_page_link") {
+            error = compile(value, rule->next_page_link);
+        } else if (directive == "single_page_link") {
+            error = compile(value, rule->single_page_link);
         } else if (directive == "strip_attr") {
             error = compile(value, rule->strip_attr);
         } else if (directive == "dissolve") {
@@ -417,6 +421,8 @@ std::string describe(const SiteRule& rule) {
     list("body", rule.body);
     list("author", rule.author);
     list("date", rule.date);
+    list("next_page_link", rule.next_page_link);
+    list("single_page_link", rule.single_page_link);
     list("strip", rule.strip);
     for (const std::string& s : rule.strip_id_or_class) {
         out += "strip_id_or_class: " + s + "\n";
