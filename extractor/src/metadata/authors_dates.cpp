@@ -50,7 +50,7 @@ constexpr std::array<std::string_view, 11> kBylinePrefixes{"written by", "posted
 // Where a byline's names end: a date, a place or the site after them.
 constexpr std::array<std::string_view, 13> kNameEnds{" | ", " - ", " \xE2\x80\x93 ", " \xE2\x80\x94 ",
                                                      " \xC2\xB7 ", " \xE2\x80\xA2 ", "\xC2\xBB", " on ",
-                                                     "updated", " published ", " posted ", "last updated",
+                                                     "updated", "published", " posted ", "last updated",
                                                      " in "};
 
 bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
@@ -358,56 +358,66 @@ std::optional<std::string> date_after_headline(const dom::Document& doc, const N
     return first_written_date(std::string_view(window).substr(0, kWindow), kWindow, true);
 }
 
-// The names on one line of a byline (see author_names).
-std::vector<std::string> names_in_line(std::string_view raw) {
-    std::string line = text::collapse_runs(std::string(text::trim(raw)));
-    std::replace(line.begin(), line.end(), '\t', ' ');
-    line = text::collapse_runs(line);
-    // Words that are an address or a link go: "Newsdesk news@site.example".
-    std::string kept;
-    for (std::size_t pos = 0; pos < line.size();) {
-        const std::size_t end = std::min(line.find(' ', pos), line.size());
-        const std::string_view word = std::string_view(line).substr(pos, end - pos);
-        if (word.find('@') == std::string_view::npos && !looks_like_link(word)) {
-            kept.append(kept.empty() ? "" : " ").append(word);
+// Day names and their three-letter forms: a byline's date, not a name.
+bool is_day_name(std::string_view word) {
+    static constexpr std::array<std::string_view, 7> kDays{"monday", "tuesday", "wednesday", "thursday",
+                                                           "friday", "saturday", "sunday"};
+    const std::string lower = text::to_lower_ascii(word);
+    return std::any_of(kDays.begin(), kDays.end(), [&](std::string_view day) {
+        return lower == day || (lower.size() == 3 && day.starts_with(lower));
+    });
+}
+
+// A part of a byline that is (a piece of) a date: "Dec. 19", "20 Dec", "Sat",
+// "June 12".
+bool is_date_part(std::string_view part) {
+    bool month = false;
+    bool digit = false;
+    std::size_t words = 0;
+    for (std::size_t pos = 0; pos < part.size();) {
+        const std::size_t end = std::min(part.find(' ', pos), part.size());
+        std::string_view word = part.substr(pos, end - pos);
+        while (!word.empty() && (word.back() == '.' || word.back() == ',')) {
+            word.remove_suffix(1);
+        }
+        if (!word.empty()) {
+            ++words;
+            month = month || (word.size() >= 3 && month_of(word) != 0);
+            digit = digit || std::any_of(word.begin(), word.end(), is_digit);
+            if (words == 1 && end == part.size() && is_day_name(word)) {
+                return true;
+            }
         }
         pos = end + 1;
     }
-    line = std::move(kept);
-    // "Written by", "Written By:", "by" (also glued to the name: "byJane" is not
-    // read, "Written byJane" is).
-    std::string_view rest = line;
-    std::string lower = text::to_lower_ascii(rest);
-    for (const std::string_view prefix : kBylinePrefixes) {
-        if (!std::string_view(lower).starts_with(prefix)) {
-            continue;
+    return month && digit && words <= 3;
+}
+
+// A stretch of a byline made of a date's words only: numbers, month and day
+// names ("Dec. 19, 2025", "2025", "Sat, 20 Dec").
+bool is_date_segment(std::string_view segment) {
+    std::size_t words = 0;
+    for (std::size_t pos = 0; pos < segment.size();) {
+        const std::size_t end = std::min(segment.find(' ', pos), segment.size());
+        std::string_view word = segment.substr(pos, end - pos);
+        while (!word.empty() && std::ispunct(static_cast<unsigned char>(word.back())) != 0) {
+            word.remove_suffix(1);
         }
-        std::size_t after = prefix.size();
-        after += after < rest.size() && rest[after] == ':' ? 1 : 0;
-        const bool glued = after < rest.size() && prefix.find(' ') != std::string_view::npos &&
-                           std::isupper(static_cast<unsigned char>(rest[after])) != 0;
-        if (after == rest.size() || rest[after] == ' ' || prefix.back() == ':' || glued ||
-            rest[after - 1] == ':') {
-            rest = text::trim(rest.substr(after));
-            break;
+        if (!word.empty()) {
+            ++words;
+            const bool number = std::any_of(word.begin(), word.end(), is_digit);
+            if (!number && !(word.size() >= 3 && month_of(word) != 0) && !is_day_name(word)) {
+                return false;
+            }
         }
+        pos = end + 1;
     }
-    // The names end where a date, a place or the site begins.
-    lower = text::to_lower_ascii(rest);
-    std::size_t cut = rest.size();
-    for (const std::string_view end : kNameEnds) {
-        if (const std::size_t at = lower.find(end); at != std::string::npos && at > 0) {
-            cut = std::min(cut, at);
-        }
-    }
-    // ... or a year: "EcoFlow- 2025/4/29".
-    for (std::size_t i = 1; i + 4 <= cut; ++i) {
-        if (rest[i - 1] == ' ' && digits_at(rest, i, 4)) {
-            cut = i;
-            break;
-        }
-    }
-    rest = rest.substr(0, cut);
+    return words > 0;
+}
+
+// The names of one segment of a byline line, between the separators where
+// names end (see names_in_line).
+std::vector<std::string> names_in_segment(std::string_view rest) {
     // "A, B and C", "A & B", "A; B".
     std::vector<std::string> parts;
     std::string current;
@@ -415,6 +425,9 @@ std::vector<std::string> names_in_line(std::string_view raw) {
         std::string_view part = text::trim(current);
         while (!part.empty() && std::ispunct(static_cast<unsigned char>(part.back())) != 0 && part.back() != '.') {
             part = text::trim(part.substr(0, part.size() - 1));
+        }
+        while (!part.empty() && (part.front() == '[' || part.front() == '(' || part.front() == '"')) {
+            part = text::trim(part.substr(1));
         }
         if (!part.empty()) {
             parts.emplace_back(part);
@@ -445,10 +458,11 @@ std::vector<std::string> names_in_line(std::string_view raw) {
             return std::isalpha(static_cast<unsigned char>(c)) != 0 || static_cast<unsigned char>(c) >= 0x80;
         });
         const std::string lower_part = text::to_lower_ascii(part);
-        const bool byline_word =
-            lower_part == "author" || lower_part == "authors" || lower_part == "by" || lower_part == "posted";
+        const bool byline_word = lower_part == "author" || lower_part == "authors" || lower_part == "by" ||
+                                 lower_part == "posted" || lower_part == "submitted" ||
+                                 lower_part == "the author" || lower_part == "about the author";
         if (!has_letter || byline_word || part.size() > kLongestName || word_count(part) > kMostNameWords ||
-            iso_date(part) || (!names.empty() && is_credential(part))) {
+            iso_date(part) || is_date_part(part) || (!names.empty() && is_credential(part))) {
             continue;
         }
         append_names(names, {part});
@@ -459,6 +473,79 @@ std::vector<std::string> names_in_line(std::string_view raw) {
         names.clear();
     }
     return names;
+}
+
+// The names on one line of a byline (see author_names).
+std::vector<std::string> names_in_line(std::string_view raw) {
+    std::string line = text::collapse_runs(std::string(text::trim(raw)));
+    std::replace(line.begin(), line.end(), '\t', ' ');
+    line = text::collapse_runs(line);
+    // Words that are an address or a link go: "Newsdesk news@site.example".
+    std::string kept;
+    for (std::size_t pos = 0; pos < line.size();) {
+        const std::size_t end = std::min(line.find(' ', pos), line.size());
+        const std::string_view word = std::string_view(line).substr(pos, end - pos);
+        if (word.find('@') == std::string_view::npos && !looks_like_link(word)) {
+            kept.append(kept.empty() ? "" : " ").append(word);
+        }
+        pos = end + 1;
+    }
+    line = std::move(kept);
+    // "Written by", "Written By:", "by" (also glued to the name: "byjane" is
+    // not read, "Written byJane" and "ByJane" are).
+    std::string_view rest = line;
+    std::string lower = text::to_lower_ascii(rest);
+    const auto is_upper = [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; };
+    for (const std::string_view prefix : kBylinePrefixes) {
+        if (!std::string_view(lower).starts_with(prefix)) {
+            continue;
+        }
+        std::size_t after = prefix.size();
+        after += after < rest.size() && rest[after] == ':' ? 1 : 0;
+        const bool capitalised = is_upper(rest.front()) && !is_upper(rest[1]);
+        const bool glued = after < rest.size() && (prefix.find(' ') != std::string_view::npos || capitalised) &&
+                           is_upper(rest[after]);
+        if (after == rest.size() || rest[after] == ' ' || prefix.back() == ':' || glued ||
+            rest[after - 1] == ':') {
+            rest = text::trim(rest.substr(after));
+            break;
+        }
+    }
+    // The names end where a date, a place or the site begins; a date first
+    // ("Dec. 19, 2025 · Jane Doe") puts them after it.
+    lower = text::to_lower_ascii(rest);
+    std::size_t start = 0;
+    for (;;) {
+        std::size_t cut = rest.size();
+        std::size_t next = rest.size();
+        for (const std::string_view end : kNameEnds) {
+            if (const std::size_t at = lower.find(end, start); at != std::string::npos && at < cut) {
+                cut = at;
+                next = at + end.size();
+            }
+        }
+        if (cut == start && start > 0) {  // a separator right after the date
+            start = next;
+            continue;
+        }
+        // ... or a year: "EcoFlow- 2025/4/29".
+        for (std::size_t i = start + 1; i + 4 <= cut; ++i) {
+            if (rest[i - 1] == ' ' && digits_at(rest, i, 4)) {
+                cut = i;
+                next = i;
+                break;
+            }
+        }
+        const std::string_view segment = rest.substr(start, cut - start);
+        std::vector<std::string> names = names_in_segment(segment);
+        if (!names.empty() || cut == rest.size() || !is_date_segment(segment)) {
+            return names;
+        }
+        start = next;
+        while (start < rest.size() && rest[start] == ' ') {
+            ++start;
+        }
+    }
 }
 
 }  // namespace

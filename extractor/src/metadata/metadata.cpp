@@ -1149,6 +1149,25 @@ std::string unescape_html_entities(std::string_view s) {
 
 bool is_json_ld_article_type(std::string_view type) { return is_article_type(type); }
 
+namespace {
+
+// A heading's text as it reads: a line break (<br>) or a block inside it
+// ("News Product<br>Management", "<div>Data</div><div>Agency</div>")
+// separates words, which textContent would glue.
+std::string heading_text(const Node* heading) {
+    std::string out;
+    for (const Node* n = dom::next_node(heading, heading); n != nullptr; n = dom::next_node(n, heading)) {
+        if (n->is_text()) {
+            out.append(n->data);
+        } else if (n->is(Tag::br) || n->is(Tag::div) || n->is(Tag::p)) {
+            out.push_back(' ');
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
 SourcedText headline_title(const dom::Document& doc, std::string_view base_url, std::string_view fallback) {
     constexpr std::size_t kHeadingsTried = 3;
     constexpr std::size_t kLongestHeadline = 250;  // bytes; longer is a paragraph marked up as a heading
@@ -1179,7 +1198,7 @@ SourcedText headline_title(const dom::Document& doc, std::string_view base_url, 
         if (n->ns != dom::Namespace::html) {
             return true;
         }
-        std::string text = text::collapse_runs(text::trim(dom::text_content(n)));
+        std::string text = text::collapse_runs(text::trim(heading_text(n)));
         std::replace_if(text.begin(), text.end(), is_ascii_space, ' ');
         text = text::collapse_runs(text);
         if (!text.empty() && text.size() <= kLongestHeadline && !is_site_name(text)) {

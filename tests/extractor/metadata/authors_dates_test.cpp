@@ -68,6 +68,18 @@ TEST(AuthorNames, SplitsSeveralNamesAndRefusesWhatIsNoName) {
     EXPECT_EQ(author_names("Newsdesk news@paper.example"), Names{"Newsdesk"});
 }
 
+TEST(AuthorNames, ADateBeforeTheNamesOrGluedToThemIsNoName) {
+    EXPECT_EQ(author_names("Dec. 19, 2025 \xC2\xB7 Jane Doe on behalf of the team"), Names{"Jane Doe"});
+    EXPECT_EQ(author_names("March 4, 2025 - Jane Doe"), Names{"Jane Doe"});
+    EXPECT_TRUE(author_names("Sat, 20 Dec, 2025 - 06:36").empty());
+    EXPECT_TRUE(author_names("[Submitted on 18 Dec 2025]").empty());
+    EXPECT_TRUE(author_names("About the Author").empty());
+    EXPECT_EQ(author_names("By Jane DoePublished on July 18, 2025"), Names{"Jane Doe"});
+    EXPECT_EQ(author_names("ByJane Doe"), Names{"Jane Doe"});
+    EXPECT_EQ(author_names("Byron Smith"), Names{"Byron Smith"});
+    EXPECT_EQ(author_names("BY JANE DOE"), Names{"JANE DOE"});
+}
+
 TEST(AuthorsAndDates, TheArticlesJsonLdComesFirstWhereverItIs) {
     const AuthorsAndDates found = read_page(
         R"(<script type="application/ld+json">{"@context":"https://schema.org","@graph":[)"

@@ -378,5 +378,10 @@ TEST(HeadlineTitle, SeparatorsMustBeSpacedAndThePageMayHaveNoTitleAtAll) {
     EXPECT_EQ(headline_of("", "<h1>  Only\n  a heading </h1>"), "Only a heading");
 }
 
+TEST(HeadlineTitle, ALineBreakInTheHeadingSeparatesItsWords) {
+    EXPECT_EQ(headline_of("", "<h1><span>News Product<br>Management</span></h1>"), "News Product Management");
+    EXPECT_EQ(headline_of("", "<h1>Data<div>Agency</div></h1>"), "Data Agency");
+}
+
 }  // namespace
 }  // namespace pith::extract
