@@ -474,7 +474,7 @@ void Service::walk_and_reply(const std::shared_ptr<ExtractJob>& job) {
         if (fetcher_ == nullptr || !config_.fetch.enabled) {
             walk.stop("fetch_failed", "fetching URLs is disabled on this server");
         } else if (Clock::now() >= job->follow_deadline) {
-            walk.stop("deadline", "no time was left to fetch " + *next);
+            walk.stop("deadline", "no time was left before the request's deadline");
         } else {
             fetch_next_page(job, std::move(*next));
             return;

@@ -62,6 +62,32 @@ TEST(HostileInput, ExtractsFromDeepButAllowedNestingWithoutRecursion) {
     EXPECT_EQ(article.status, Status::ok);
 }
 
+TEST(HostileInput, PageLinksByTheThousandWhenPagesAreFollowed) {
+    // With max_pages above 1, every link is weighed as a next page and every
+    // block around one as pagination: twenty thousand of them in one block,
+    // and three thousand at the bottom of 4000 nested <div>s.
+    std::string html = paragraphs(20);
+    std::string links = "<div>";
+    for (int i = 0; i < 20000; ++i) {
+        links += "<a href=\"/story?page=" + std::to_string(i % 50 + 2) + "\">" + std::to_string(i % 50 + 2) + "</a> ";
+    }
+    links += "</div>";
+    for (int i = 0; i < 4000; ++i) {
+        links += "<div>";
+    }
+    for (int i = 0; i < 3000; ++i) {
+        links += "<a href=\"/story/" + std::to_string(i % 9 + 2) + "\">Next</a>";
+    }
+    html.insert(html.find("</div></body>"), links);
+    ExtractOptions options;
+    options.input.url = "https://news.example/story";
+    options.pages.max_pages = 3;
+    const auto start = Clock::now();
+    const Article article = extract(html, options);
+    EXPECT_LT(seconds_since(start), 5.0 * test::kTimeScale);
+    EXPECT_EQ(article.status, Status::ok);
+}
+
 TEST(HostileInput, RefusesFiftyMegabytePageByDefaultWithAClearError) {
     const std::string html = paragraphs(50U * 1024U * 1024U / 100U);
     ASSERT_GT(html.size(), 50U * 1000U * 1000U);

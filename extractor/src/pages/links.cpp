@@ -5,6 +5,7 @@
 #include <array>
 #include <charconv>
 
+#include "dom/inner_text.hpp"
 #include "pith/url.hpp"
 #include "text/text.hpp"
 
@@ -214,10 +215,24 @@ bool says_next(const Node* a, std::string_view text) {
 
 // Link text as long as this and longer is a headline, not a page link.
 constexpr std::size_t kMaxPageLinkText = 40;
+// A pagination block holds a row of page links and a few words ("Page 2 of 5").
+constexpr std::size_t kMaxPaginationText = 300;
+
+// The text of a link or a block that may be short: "" when it is longer than
+// `cap` UTF-16 units, without building the text of a large subtree.
+std::string short_text(const Node* node, std::size_t cap) {
+    if (dom::text_content_length(node, cap) > cap) {
+        return {};
+    }
+    return text::collapse_runs(text::trim(dom::text_content(node)));
+}
 
 // Whether `node` sits in a comment thread: its pages are not the article's.
+// The nearest 100 ancestors are asked, so a page nested thousands deep costs
+// no more per link.
 bool in_comments(const Node* node) {
-    for (const Node* n = node; n != nullptr && n->is_element(); n = n->parent) {
+    std::size_t climbed = 0;
+    for (const Node* n = node; n != nullptr && n->is_element() && climbed < 100; n = n->parent, ++climbed) {
         const std::string names = text::to_lower_ascii(std::string(n->attr("class")) + " " + std::string(n->attr("id")));
         if (names.find("comment") != std::string::npos) {
             return true;
@@ -393,12 +408,12 @@ PageLinks find_page_links(const dom::Node* root, std::string_view base_url, std:
         if (!n->is(Tag::a) || (next_link && numbered)) {
             continue;
         }
-        const std::string words = text::collapse_runs(text::trim(dom::text_content(n)));
-        if (words.size() >= kMaxPageLinkText || in_comments(n)) {
-            continue;
+        const std::string words = short_text(n, kMaxPageLinkText);
+        if (words.empty() && dom::text_content_length(n, kMaxPageLinkText) > kMaxPageLinkText) {
+            continue;  // a headline or a block, not a page link
         }
         const std::optional<PagePair> pair = pages_of_same_article(page_url, *target);
-        if (!pair || pair->there <= pair->here) {
+        if (!pair || pair->there <= pair->here || in_comments(n)) {
             continue;
         }
         if (!next_link && says_next(n, words)) {
@@ -435,14 +450,17 @@ TrimmedPage trim_page(dom::Node* content, std::string_view base_url, std::string
         }
         Node* block = nullptr;
         for (Node* up = n->parent; up != nullptr && up != content; up = up->parent) {
+            if (dom::text_content_length(up, kMaxPaginationText) > kMaxPaginationText) {
+                break;
+            }
             const std::string text = text::collapse_runs(text::trim(dom::text_content(up)));
-            if (text.size() > 300 || 2 * link_text_length(up) < text.size()) {
+            if (2 * link_text_length(up) < text.size()) {
                 break;
             }
             block = up;
         }
-        const std::string words = text::collapse_runs(text::trim(dom::text_content(n)));
-        const bool page_like = words.size() < kMaxPageLinkText &&
+        const std::string words = short_text(n, kMaxPageLinkText);
+        const bool page_like = dom::text_content_length(n, kMaxPageLinkText) < kMaxPageLinkText &&
                                (says_next(n, words) || small_number(words, 4).has_value() ||
                                 link_words(words).empty());
         Node* removed = block != nullptr ? block : (page_like ? n : nullptr);
