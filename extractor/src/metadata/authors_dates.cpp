@@ -608,6 +608,52 @@ JsonLdFacts read_json_ld_facts(const dom::Document& doc) {
     return facts;
 }
 
+namespace {
+
+// A poster's name as forums show it: one to 40 bytes on one line.
+std::optional<std::string> poster_name(std::string_view raw) {
+    std::string name = text::collapse_runs(std::string(text::trim(raw)));
+    if (name.empty() || name.size() > 40 || name.find('\n') != std::string::npos) {
+        return std::nullopt;
+    }
+    return name;
+}
+
+// Whether a class list names a user: a word ("username", "post-author",
+// "message-name"...) bounded by the start, the end, a space, '-' or '_'.
+bool names_a_user(std::string_view classes) {
+    static constexpr std::array<std::string_view, 11> kUserWords{
+        "username", "user-name", "author", "poster", "creator", "postauthor", "message-name",
+        "user-details", "screen-name", "profile-name", "usertext"};
+    const std::string lower = text::to_lower_ascii(classes);
+    const auto bound = [&](std::size_t at) {
+        return at >= lower.size() || lower[at] == ' ' || lower[at] == '-' || lower[at] == '_';
+    };
+    for (const std::string_view word : kUserWords) {
+        for (std::size_t at = lower.find(word); at != std::string::npos; at = lower.find(word, at + 1)) {
+            if ((at == 0 || bound(at - 1)) && bound(at + word.size())) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// The name an itemprop=author element gives: its itemprop=name (content or
+// text), else its own content or text.
+std::optional<std::string> itemprop_author_name(const Node* author) {
+    for (const Node* n = dom::next_element(author, author); n != nullptr; n = dom::next_element(n, author)) {
+        if (text::iequals_ascii(text::trim(n->attr("itemprop")), "name")) {
+            const std::string_view content = text::trim(n->attr("content"));
+            return poster_name(content.empty() ? std::string_view(element_text(n)) : content);
+        }
+    }
+    const std::string_view content = text::trim(author->attr("content"));
+    return poster_name(content.empty() ? element_text(author) : std::string(content));
+}
+
+}  // namespace
+
 AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFacts& json_ld, std::string_view url) {
     AuthorsAndDates out;
     if (!json_ld.authors.empty()) {
@@ -630,10 +676,29 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     std::optional<SourcedText> meta_modified;
     std::optional<SourcedText> time_published;
     std::optional<SourcedText> time_modified;
+    std::optional<SourcedText> data_author, itemprop_author, user_class;
     const Node* headline = nullptr;
+    const Node* body = doc.body();
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
         if (n->kind != NodeKind::element) {
             continue;
+        }
+        if (n == body || (body != nullptr && n->source_index > body->source_index)) {
+            if (!data_author && n->has_attr("data-author")) {
+                if (std::optional<std::string> name = poster_name(n->attr("data-author"))) {
+                    data_author = SourcedText{*name, "data-author"};
+                }
+            }
+            if (!itemprop_author && text::iequals_ascii(text::trim(n->attr("itemprop")), "author")) {
+                if (std::optional<std::string> name = itemprop_author_name(n)) {
+                    itemprop_author = SourcedText{*name, "itemprop author"};
+                }
+            }
+            if (!user_class && names_a_user(n->attr("class"))) {
+                if (std::optional<std::string> name = poster_name(element_text(n))) {
+                    user_class = SourcedText{*name, "user class"};
+                }
+            }
         }
         if (headline == nullptr && n->is(Tag::h1) && n->ns == dom::Namespace::html &&
             !text::trim(dom::text_content(n)).empty()) {
@@ -718,6 +783,7 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     }
     first_of(out.published, {&meta_published, &time_published, &in_url, &in_text});
     first_of(out.modified, {&meta_modified, &time_modified});
+    first_of(out.first_poster, {&data_author, &itemprop_author, &user_class});
     return out;
 }
 

@@ -2,7 +2,8 @@
 // was published and last modified, each with where it was read. Sources, in
 // the order they are trusted:
 // - authors: the article's JSON-LD `author` (a string, a {name} object or an
-//   array of those), <meta> author tags, the byline, rel=author links;
+//   array of those), <meta> author tags, the byline, rel=author links; on a
+//   forum thread, last, its first poster as the forum marks posts;
 // - dates: the article's JSON-LD datePublished / dateModified, <meta> date
 //   tags, <time> marked as the publication's (itemprop or class), a date in
 //   the URL's path; for the publication date, last, the first date written
@@ -38,6 +39,11 @@ struct AuthorsAndDates {
     std::optional<SourcedText> published, modified;
     // The text of rel=author links, the last resort after the byline.
     std::vector<std::string> rel_authors;
+    // A thread's first poster, as forum software marks its posts: the first
+    // data-author attribute, else the first itemprop=author, else the first
+    // element whose class names a user ("username", "author", "poster"...).
+    // Read for a page of the forum type only, after the rest (apply_metadata).
+    std::optional<SourcedText> first_poster;
 };
 
 // The JSON-LD's facts, then the rest of the page (after preparation, which

@@ -1258,6 +1258,12 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
         article.authors = authors_dates.rel_authors;
         sources.authors = "rel=author";
     }
+    // A thread's author is its first poster, which forums mark as such,
+    // not as an article's author.
+    if (article.authors.empty() && article.page_type == PageType::forum && authors_dates.first_poster) {
+        article.authors = {authors_dates.first_poster->value};
+        sources.authors = authors_dates.first_poster->source;
+    }
     if (article.authors.empty()) {
         sources.authors.reset();
     }

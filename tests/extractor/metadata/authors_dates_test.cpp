@@ -80,6 +80,43 @@ TEST(AuthorNames, ADateBeforeTheNamesOrGluedToThemIsNoName) {
     EXPECT_EQ(author_names("BY JANE DOE"), Names{"JANE DOE"});
 }
 
+TEST(AuthorsAndDates, AThreadsFirstPosterAsForumsMarkIt) {
+    // data-author first, wherever it is; then itemprop=author; then a user's class.
+    AuthorsAndDates found = read_page("", R"(<div class="post"><span class="username">reader9</span></div>)"
+                                          R"(<div itemprop="author"><span itemprop="name">Poster One</span></div>)"
+                                          R"(<article data-author="starter_42"></article>)");
+    ASSERT_TRUE(found.first_poster);
+    EXPECT_EQ(found.first_poster->value, "starter_42");
+    EXPECT_EQ(found.first_poster->source, "data-author");
+    found = read_page("", R"(<span class="username">reader9</span><div itemprop="author">Poster One</div>)");
+    ASSERT_TRUE(found.first_poster);
+    EXPECT_EQ(found.first_poster->value, "Poster One");
+    found = read_page("", R"(<p class="authorship">not a user</p><a class="post-author is-op">starter_42</a>)");
+    ASSERT_TRUE(found.first_poster);
+    EXPECT_EQ(found.first_poster->value, "starter_42");
+    EXPECT_EQ(found.first_poster->source, "user class");
+    EXPECT_FALSE(read_page("", "<p>No poster here</p>").first_poster);
+}
+
+TEST(AuthorsAndDates, TheFirstPosterIsTheAuthorOfAForumThreadOnly) {
+    const std::string thread =
+        "<html><body><h1>Which telescope first?</h1><div class=\"thread\">"
+        "<article class=\"message\" data-author=\"starter_42\"><div class=\"message-body\"><p>" +
+        std::string(60, 'x') + " I am new to astronomy and would like advice on a first telescope to buy.</p>"
+        "</div></article>"
+        "<article class=\"message\" data-author=\"helper\"><div class=\"message-body\"><p>Start with "
+        "binoculars, then a small dobsonian reflector; it shows the most for the money spent.</p></div>"
+        "</article></div></body></html>";
+    ExtractOptions options;
+    options.page_type = PageType::forum;
+    Article article = extract(thread, options);
+    EXPECT_EQ(article.authors, Names{"starter_42"});
+    EXPECT_EQ(article.metadata_sources.authors, "data-author");
+    options.page_type = PageType::article;
+    article = extract(thread, options);
+    EXPECT_TRUE(article.authors.empty());
+}
+
 TEST(AuthorsAndDates, TheArticlesJsonLdComesFirstWhereverItIs) {
     const AuthorsAndDates found = read_page(
         R"(<script type="application/ld+json">{"@context":"https://schema.org","@graph":[)"
