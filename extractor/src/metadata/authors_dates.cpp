@@ -652,6 +652,57 @@ std::optional<std::string> itemprop_author_name(const Node* author) {
     return poster_name(content.empty() ? element_text(author) : std::string(content));
 }
 
+// A person's name as a template shows it: two to four words, each starting
+// with a capital (or a letter beyond ASCII), no digits, 3 to 40 bytes.
+bool looks_like_full_name(std::string_view name) {
+    if (name.size() < 3 || name.size() > 40) {
+        return false;
+    }
+    std::size_t words = 0;
+    bool word_start = true;
+    for (const char c : name) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == ' ') {
+            word_start = true;
+            continue;
+        }
+        if (is_digit(c) || c == '|' || c == ':' || c == '@' || c == '/') {
+            return false;
+        }
+        if (word_start) {
+            if (!(c >= 'A' && c <= 'Z') && byte < 0x80) {
+                return false;
+            }
+            ++words;
+            word_start = false;
+        }
+    }
+    return words >= 2 && words <= 4;
+}
+
+// A link to an author's page: a path segment naming authors, then another.
+bool links_an_author_page(std::string_view href) {
+    static constexpr std::array<std::string_view, 8> kAuthorPaths{
+        "/author/", "/authors/", "/writer/", "/writers/", "/contributor/", "/contributors/", "/staff/", "/people/"};
+    const std::string lower = text::to_lower_ascii(href.substr(0, std::min(href.find_first_of("?#"), href.size())));
+    return std::any_of(kAuthorPaths.begin(), kAuthorPaths.end(), [&](std::string_view path) {
+        const std::size_t at = lower.find(path);
+        return at != std::string::npos && at + path.size() < lower.size() && lower[at + path.size()] != '/';
+    });
+}
+
+// A label that puts the author's name in the next element: "Written by",
+// "By", "Author:" alone in their element.
+bool is_author_label(std::string_view text) {
+    static constexpr std::array<std::string_view, 8> kLabels{"written by", "by", "author", "authors",
+                                                             "posted by", "words by", "story by", "article by"};
+    std::string lower = text::to_lower_ascii(text::trim(text));
+    if (!lower.empty() && lower.back() == ':') {
+        lower.pop_back();
+    }
+    return std::find(kLabels.begin(), kLabels.end(), text::trim(lower)) != kLabels.end();
+}
+
 }  // namespace
 
 AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFacts& json_ld, std::string_view url) {
@@ -676,7 +727,7 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     std::optional<SourcedText> meta_modified;
     std::optional<SourcedText> time_published;
     std::optional<SourcedText> time_modified;
-    std::optional<SourcedText> data_author, itemprop_author, user_class;
+    std::optional<SourcedText> data_author, itemprop_author, user_class, author_link, labelled_author;
     const Node* headline = nullptr;
     const Node* body = doc.body();
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
@@ -697,6 +748,19 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
             if (!user_class && names_a_user(n->attr("class"))) {
                 if (std::optional<std::string> name = poster_name(element_text(n))) {
                     user_class = SourcedText{*name, "user class"};
+                }
+            }
+            if (!author_link && n->is(Tag::a) && links_an_author_page(n->attr("href"))) {
+                if (std::string name = element_text(n); looks_like_full_name(name)) {
+                    author_link = SourcedText{std::move(name), "author link"};
+                }
+            }
+            if (!labelled_author && n->first_element_child() == nullptr && !n->is(Tag::a) &&
+                is_author_label(element_text(n))) {
+                if (const Node* next = n->next_element_sibling(); next != nullptr) {
+                    if (std::string name = element_text(next); looks_like_full_name(name)) {
+                        labelled_author = SourcedText{std::move(name), "author label"};
+                    }
                 }
             }
         }
@@ -784,6 +848,7 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     first_of(out.published, {&meta_published, &time_published, &in_url, &in_text});
     first_of(out.modified, {&meta_modified, &time_modified});
     first_of(out.first_poster, {&data_author, &itemprop_author, &user_class});
+    first_of(out.shown_author, {&author_link, &labelled_author});
     return out;
 }
 

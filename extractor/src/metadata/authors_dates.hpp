@@ -2,8 +2,9 @@
 // was published and last modified, each with where it was read. Sources, in
 // the order they are trusted:
 // - authors: the article's JSON-LD `author` (a string, a {name} object or an
-//   array of those), <meta> author tags, the byline, rel=author links; on a
-//   forum thread, last, its first poster as the forum marks posts;
+//   array of those), <meta> author tags, the byline, rel=author links; last,
+//   on a forum thread its first poster as the forum marks posts, on an
+//   article a link to its author's page or a name after "Written by";
 // - dates: the article's JSON-LD datePublished / dateModified, <meta> date
 //   tags, <time> marked as the publication's (itemprop or class), a date in
 //   the URL's path; for the publication date, last, the first date written
@@ -44,6 +45,11 @@ struct AuthorsAndDates {
     // element whose class names a user ("username", "author", "poster"...).
     // Read for a page of the forum type only, after the rest (apply_metadata).
     std::optional<SourcedText> first_poster;
+    // An article's author as templates show one without marking it: the
+    // first link to an author's page (/author/jane-doe, /writers/...) whose
+    // text is a name, else a name just after a label ("Written by", "By").
+    // Read for a page of the article type only, after the rest.
+    std::optional<SourcedText> shown_author;
 };
 
 // The JSON-LD's facts, then the rest of the page (after preparation, which

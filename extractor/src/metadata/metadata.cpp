@@ -1264,6 +1264,12 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
         article.authors = {authors_dates.first_poster->value};
         sources.authors = authors_dates.first_poster->source;
     }
+    // An article's template may show its author unmarked; on other pages such
+    // a link or label is more often a reviewer's, a testimonial's or a team's.
+    if (article.authors.empty() && article.page_type == PageType::article && authors_dates.shown_author) {
+        article.authors = {authors_dates.shown_author->value};
+        sources.authors = authors_dates.shown_author->source;
+    }
     if (article.authors.empty()) {
         sources.authors.reset();
     }

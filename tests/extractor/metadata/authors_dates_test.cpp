@@ -117,6 +117,20 @@ TEST(AuthorsAndDates, TheFirstPosterIsTheAuthorOfAForumThreadOnly) {
     EXPECT_TRUE(article.authors.empty());
 }
 
+TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
+    AuthorsAndDates found = read_page("", R"(<a href="/authors/jane-doe">Jane Doe</a>)"
+                                          R"(<p>Written by</p><p>John Roe</p>)");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "Jane Doe");
+    EXPECT_EQ(found.shown_author->source, "author link");
+    found = read_page("", R"(<a href="/authors/">All our authors</a><div><span>By:</span><span>John Roe</span></div>)");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "John Roe");
+    EXPECT_EQ(found.shown_author->source, "author label");
+    // Not a name: one word, a phrase with digits, lower case.
+    EXPECT_FALSE(read_page("", R"(<a href="/author/admin">admin</a><p>By</p><p>Team 42 Staff</p>)").shown_author);
+}
+
 TEST(AuthorsAndDates, TheArticlesJsonLdComesFirstWhereverItIs) {
     const AuthorsAndDates found = read_page(
         R"(<script type="application/ld+json">{"@context":"https://schema.org","@graph":[)"
