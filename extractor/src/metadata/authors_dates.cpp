@@ -823,9 +823,13 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
             append_names(out.rel_authors, author_names(element_text(n)));
         }
     }
-    if (out.authors.empty() && !meta_authors.empty()) {
-        out.authors = std::move(meta_authors);
-        out.authors_source = "meta " + meta_author_key;
+    if (!meta_authors.empty()) {
+        out.meta_authors = std::move(meta_authors);
+        out.meta_authors_source = "meta " + meta_author_key;
+        if (out.authors.empty()) {
+            out.authors = out.meta_authors;
+            out.authors_source = out.meta_authors_source;
+        }
     }
     const auto first_of = [](std::optional<SourcedText>& chosen,
                              std::initializer_list<std::optional<SourcedText>*> in) {

@@ -38,6 +38,10 @@ struct AuthorsAndDates {
     std::vector<std::string> authors;
     std::string authors_source;  // "" when there are none
     std::optional<SourcedText> published, modified;
+    // The <meta> author tag's names, kept beside a JSON-LD author that came
+    // first: the page's own word where the JSON-LD's is not taken.
+    std::vector<std::string> meta_authors;
+    std::string meta_authors_source;
     // The text of rel=author links, the last resort after the byline.
     std::vector<std::string> rel_authors;
     // A thread's first poster, as forum software marks its posts: the first

@@ -1248,9 +1248,16 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
     } else if (article.title) {
         sources.title = metadata.headline ? metadata.headline->source : "readability";
     }
-    article.authors = authors_dates.authors;
-    sources.authors = authors_dates.authors_source;
-    if (article.authors.empty() && article.byline) {
+    // Products, collections, listings and service pages have no article
+    // author: a byline or a JSON-LD author there is a review's, a
+    // testimonial's or the shop's. Only a <meta> author tag, which speaks
+    // for the page, is taken.
+    const bool authored = !article.page_type || *article.page_type == PageType::article ||
+                          *article.page_type == PageType::forum || *article.page_type == PageType::documentation;
+    const bool json_ld = authors_dates.authors_source == "json-ld";
+    article.authors = authored || !json_ld ? authors_dates.authors : authors_dates.meta_authors;
+    sources.authors = authored || !json_ld ? authors_dates.authors_source : authors_dates.meta_authors_source;
+    if (article.authors.empty() && article.byline && authored) {
         article.authors = author_names(*article.byline);
         sources.authors = "byline";
     }

@@ -117,6 +117,24 @@ TEST(AuthorsAndDates, TheFirstPosterIsTheAuthorOfAForumThreadOnly) {
     EXPECT_TRUE(article.authors.empty());
 }
 
+TEST(AuthorsAndDates, AProductOrServicePageHasNoBylineOrJsonLdAuthor) {
+    const std::string page =
+        "<html><head><meta name=\"author\" content=\"Shop Team\">"
+        "<script type=\"application/ld+json\">{\"@type\":\"Article\",\"author\":\"Rev Iewer\"}</script>"
+        "</head><body><h1>Walnut desk</h1><p class=\"byline\">By Jane Doe</p><p>" +
+        std::string(80, 'x') + " A solid walnut desk with two drawers, made to order in our workshop.</p>"
+        "</body></html>";
+    ExtractOptions options;
+    options.disable_json_ld = false;
+    for (const PageType type : {PageType::product, PageType::service, PageType::listing, PageType::collection}) {
+        options.page_type = type;
+        const Article article = extract(page, options);
+        EXPECT_EQ(article.authors, Names{"Shop Team"}) << page_type_name(type);  // the <meta> tag speaks for the page
+    }
+    options.page_type = PageType::article;
+    EXPECT_EQ(extract(page, options).authors, Names{"Rev Iewer"});
+}
+
 TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
     AuthorsAndDates found = read_page("", R"(<a href="/authors/jane-doe">Jane Doe</a>)"
                                           R"(<p>Written by</p><p>John Roe</p>)");
