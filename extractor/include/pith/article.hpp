@@ -149,10 +149,10 @@ struct StageTimings {
 // Where the article's title, authors and dates were read: "h1", "og:title",
 // "title", "readability" (Readability.js's own), "site rule", "json-ld",
 // "meta <key>", "itemprop datePublished", "byline", "rel=author", "url",
+// "text after the headline", "<time>" (an article's or a thread's first),
 // for a forum thread's first poster "data-author", "itemprop author" or
 // "user class", for an article's unmarked author "author link" or "author
-// label";
-// none when the field is empty.
+// label"; none when the field is empty.
 struct MetadataSources {
     std::optional<std::string> title, authors, published_time, modified_time;
 };

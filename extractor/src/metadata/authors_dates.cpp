@@ -680,6 +680,19 @@ bool looks_like_full_name(std::string_view name) {
     return words >= 2 && words <= 4;
 }
 
+// Whether `node` is inside a comment thread (a class or id naming comments),
+// asking its nearest 100 ancestors.
+bool in_comment_thread(const Node* node) {
+    std::size_t climbed = 0;
+    for (const Node* n = node; n != nullptr && n->is_element() && climbed < 100; n = n->parent, ++climbed) {
+        if (lower_attr(n, "class").find("comment") != std::string::npos ||
+            lower_attr(n, "id").find("comment") != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // A link to an author's page: a path segment naming authors, then another.
 bool links_an_author_page(std::string_view href) {
     static constexpr std::array<std::string_view, 8> kAuthorPaths{
@@ -728,6 +741,7 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     std::optional<SourcedText> time_published;
     std::optional<SourcedText> time_modified;
     std::optional<SourcedText> data_author, itemprop_author, user_class, author_link, labelled_author;
+    std::optional<SourcedText> first_time;
     const Node* headline = nullptr;
     const Node* body = doc.body();
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
@@ -748,6 +762,11 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
             if (!user_class && names_a_user(n->attr("class"))) {
                 if (std::optional<std::string> name = poster_name(element_text(n))) {
                     user_class = SourcedText{*name, "user class"};
+                }
+            }
+            if (!first_time && n->is(Tag::time) && n->has_attr("datetime") && !in_comment_thread(n)) {
+                if (std::optional<std::string> date = iso_date(n->attr("datetime"))) {
+                    first_time = SourcedText{*date, "<time>"};
                 }
             }
             if (!author_link && n->is(Tag::a) && links_an_author_page(n->attr("href"))) {
@@ -853,6 +872,7 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     first_of(out.modified, {&meta_modified, &time_modified});
     first_of(out.first_poster, {&data_author, &itemprop_author, &user_class});
     first_of(out.shown_author, {&author_link, &labelled_author});
+    first_of(out.first_time, {&first_time});
     return out;
 }
 

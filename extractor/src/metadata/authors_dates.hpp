@@ -8,7 +8,8 @@
 // - dates: the article's JSON-LD datePublished / dateModified, <meta> date
 //   tags, <time> marked as the publication's (itemprop or class), a date in
 //   the URL's path; for the publication date, last, the first date written
-//   in the 400 bytes of text after the first <h1> (a byline's).
+//   in the 400 bytes of text after the first <h1> (a byline's), then, on an
+//   article or a forum thread, the first <time datetime> outside comments.
 // The article's JSON-LD is the first object (at the top, in an array or in an
 // @graph) whose @type Readability counts as an article's. No other date in
 // the text is read: it could be a comment's or a copyright's, and no date is
@@ -54,6 +55,10 @@ struct AuthorsAndDates {
     // text is a name, else a name just after a label ("Written by", "By").
     // Read for a page of the article type only, after the rest.
     std::optional<SourcedText> shown_author;
+    // The first <time datetime> of the page outside its comments: a thread's
+    // or an article's date where nothing marks the publication's. Read for a
+    // page of the article or forum type only, last.
+    std::optional<SourcedText> first_time;
 };
 
 // The JSON-LD's facts, then the rest of the page (after preparation, which

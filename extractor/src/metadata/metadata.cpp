@@ -1289,6 +1289,12 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
             sources.published_time = authors_dates.published->source;
         } else if (readabilitys) {
             article.published_time = std::move(readabilitys);
+        } else if (authors_dates.first_time &&
+                   (article.page_type == PageType::article || article.page_type == PageType::forum)) {
+            // Only articles and threads: a <time> on other pages dates a
+            // review, an event or a listing's item.
+            article.published_time = authors_dates.first_time->value;
+            sources.published_time = authors_dates.first_time->source;
         }
     }
     if (article.published_time && !sources.published_time) {

@@ -135,6 +135,23 @@ TEST(AuthorsAndDates, AProductOrServicePageHasNoBylineOrJsonLdAuthor) {
     EXPECT_EQ(extract(page, options).authors, Names{"Rev Iewer"});
 }
 
+TEST(AuthorsAndDates, TheFirstTimeOutsideCommentsDatesAnArticleOrAThreadLast) {
+    const AuthorsAndDates found =
+        read_page("", R"(<div class="comments"><time datetime="2025-01-01">Jan 1</time></div>)"
+                      R"(<time datetime="2024-05-06T10:00:00Z">May 6</time>)");
+    ASSERT_TRUE(found.first_time);
+    EXPECT_EQ(found.first_time->value, "2024-05-06T10:00:00Z");
+    EXPECT_FALSE(found.published);  // it waits for the page's type
+    const std::string page = "<html><body><h1>Which telescope?</h1><p>" + std::string(80, 'x') +
+                             " Asked <time datetime=\"2024-05-06\">in May</time>, about a first telescope.</p>"
+                             "</body></html>";
+    ExtractOptions options;
+    options.page_type = PageType::forum;
+    EXPECT_EQ(extract(page, options).published_time, "2024-05-06");
+    options.page_type = PageType::listing;
+    EXPECT_FALSE(extract(page, options).published_time);
+}
+
 TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
     AuthorsAndDates found = read_page("", R"(<a href="/authors/jane-doe">Jane Doe</a>)"
                                           R"(<p>Written by</p><p>John Roe</p>)");
