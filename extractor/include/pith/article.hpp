@@ -151,8 +151,8 @@ struct StageTimings {
 // "meta <key>", "itemprop datePublished", "byline", "rel=author", "url",
 // "text after the headline", "<time>" (an article's or a thread's first),
 // for a forum thread's first poster "data-author", "itemprop author" or
-// "user class", for an article's unmarked author "author link" or "author
-// label"; none when the field is empty.
+// "user class", for an article's unmarked author "author link", "author
+// label" or "by line"; none when the field is empty.
 struct MetadataSources {
     std::optional<std::string> title, authors, published_time, modified_time;
 };

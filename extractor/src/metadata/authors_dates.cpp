@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dom/inner_text.hpp"
 #include "metadata/json_ld.hpp"
 #include "metadata/metadata.hpp"
 #include "text/text.hpp"
@@ -652,30 +653,37 @@ std::optional<std::string> itemprop_author_name(const Node* author) {
     return poster_name(content.empty() ? element_text(author) : std::string(content));
 }
 
+// The particles of names ("Jane van Doe"), written in lower case.
+constexpr std::array<std::string_view, 4> kNameParticles{"van", "de", "der", "von"};
+
 // A person's name as a template shows it: two to four words, each starting
-// with a capital (or a letter beyond ASCII), no digits, 3 to 40 bytes.
+// with a capital (or a letter beyond ASCII) but for the particles, no digits,
+// 3 to 40 bytes.
 bool looks_like_full_name(std::string_view name) {
     if (name.size() < 3 || name.size() > 40) {
         return false;
     }
     std::size_t words = 0;
-    bool word_start = true;
-    for (const char c : name) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (c == ' ') {
-            word_start = true;
+    for (std::size_t pos = 0; pos < name.size();) {
+        const std::size_t end = std::min(name.find(' ', pos), name.size());
+        const std::string_view word = name.substr(pos, end - pos);
+        pos = end + 1;
+        if (word.empty()) {
             continue;
         }
-        if (is_digit(c) || c == '|' || c == ':' || c == '@' || c == '/') {
+        if (std::any_of(word.begin(), word.end(), [](char c) {
+                return is_digit(c) || c == '|' || c == ':' || c == '@' || c == '/';
+            })) {
             return false;
         }
-        if (word_start) {
-            if (!(c >= 'A' && c <= 'Z') && byte < 0x80) {
-                return false;
-            }
-            ++words;
-            word_start = false;
+        const auto first = static_cast<unsigned char>(word.front());
+        if (std::find(kNameParticles.begin(), kNameParticles.end(), word) != kNameParticles.end() && words > 0) {
+            continue;
         }
+        if (!(first >= 'A' && first <= 'Z') && first < 0x80) {
+            return false;
+        }
+        ++words;
     }
     return words >= 2 && words <= 4;
 }
@@ -702,6 +710,65 @@ bool links_an_author_page(std::string_view href) {
         const std::size_t at = lower.find(path);
         return at != std::string::npos && at + path.size() < lower.size() && lower[at + path.size()] != '/';
     });
+}
+
+// "By Jane Doe" at the start of a short line (after a date or a few
+// non-letters at most: "Mar 24, 2025 By Jane Doe", "— by Jane Doe"), the
+// name two to four capitalised words; "" when the line is no such byline.
+std::string by_line_name(std::string_view line) {
+    const std::string lower = text::to_lower_ascii(line);
+    std::size_t by = std::string::npos;
+    for (const std::string_view lead : {"written by", "posted by", "by"}) {
+        for (std::size_t at = lower.find(lead); at != std::string::npos; at = lower.find(lead, at + 1)) {
+            if ((at == 0 || lower[at - 1] == ' ') && at + lead.size() < lower.size()) {
+                by = at;
+                break;
+            }
+        }
+        if (by != std::string::npos) {
+            const std::string_view before = text::trim(line.substr(0, by));
+            const bool no_letters = before.size() <= 20 && std::none_of(before.begin(), before.end(), [](char c) {
+                return std::isalpha(static_cast<unsigned char>(c)) != 0;
+            });
+            if (!no_letters && !iso_date(before)) {
+                return {};
+            }
+            by += lead.size();
+            break;
+        }
+    }
+    if (by == std::string::npos) {
+        return {};
+    }
+    std::string_view rest = line.substr(by);
+    if (!rest.empty() && rest.front() == ':') {
+        rest.remove_prefix(1);
+    }
+    rest = text::trim(rest);
+    // The name: capitalised words (and the particles of names), up to a
+    // separator, a lower-case word or the end.
+    std::string name;
+    std::size_t words = 0;
+    for (std::size_t pos = 0; pos < rest.size() && words < 5;) {
+        const std::size_t end = std::min(rest.find(' ', pos), rest.size());
+        std::string_view word = rest.substr(pos, end - pos);
+        const bool last = !word.empty() && (word.back() == ',' || word.back() == '|');
+        while (!word.empty() && (word.back() == ',' || word.back() == '|')) {
+            word.remove_suffix(1);
+        }
+        const bool capital = !word.empty() && word.front() >= 'A' && word.front() <= 'Z';
+        const bool particle = std::find(kNameParticles.begin(), kNameParticles.end(), word) != kNameParticles.end();
+        if (word.empty() || !(capital || (particle && words > 0))) {
+            break;
+        }
+        name.append(name.empty() ? "" : " ").append(word);
+        ++words;
+        pos = end + 1;
+        if (last) {
+            break;
+        }
+    }
+    return looks_like_full_name(name) ? name : std::string();
 }
 
 // A label that puts the author's name in the next element: "Written by",
@@ -742,6 +809,8 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     std::optional<SourcedText> time_modified;
     std::optional<SourcedText> data_author, itemprop_author, user_class, author_link, labelled_author;
     std::optional<SourcedText> first_time;
+    std::optional<SourcedText> by_line;
+    std::size_t after_headline = 0;  // elements seen since the headline
     const Node* headline = nullptr;
     const Node* body = doc.body();
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
@@ -767,6 +836,15 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
             if (!first_time && n->is(Tag::time) && n->has_attr("datetime") && !in_comment_thread(n)) {
                 if (std::optional<std::string> date = iso_date(n->attr("datetime"))) {
                     first_time = SourcedText{*date, "<time>"};
+                }
+            }
+            // A byline written out near the headline: the 150 elements after it.
+            constexpr std::size_t kBylineWindow = 150;
+            constexpr std::size_t kLongestBylineText = 120;
+            if (!by_line && headline != nullptr && n != headline && ++after_headline <= kBylineWindow &&
+                dom::text_content_length(n, kLongestBylineText) <= kLongestBylineText) {
+                if (std::string name = by_line_name(element_text(n)); !name.empty()) {
+                    by_line = SourcedText{std::move(name), "by line"};
                 }
             }
             if (!author_link && n->is(Tag::a) && links_an_author_page(n->attr("href"))) {
@@ -871,7 +949,7 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     first_of(out.published, {&meta_published, &time_published, &in_url, &in_text});
     first_of(out.modified, {&meta_modified, &time_modified});
     first_of(out.first_poster, {&data_author, &itemprop_author, &user_class});
-    first_of(out.shown_author, {&author_link, &labelled_author});
+    first_of(out.shown_author, {&author_link, &labelled_author, &by_line});
     first_of(out.first_time, {&first_time});
     return out;
 }

@@ -52,7 +52,8 @@ struct AuthorsAndDates {
     std::optional<SourcedText> first_poster;
     // An article's author as templates show one without marking it: the
     // first link to an author's page (/author/jane-doe, /writers/...) whose
-    // text is a name, else a name just after a label ("Written by", "By").
+    // text is a name, else a name just after a label ("Written by", "By"),
+    // else a short line starting "By Jane Doe" near the headline.
     // Read for a page of the article type only, after the rest.
     std::optional<SourcedText> shown_author;
     // The first <time datetime> of the page outside its comments: a thread's

@@ -162,6 +162,16 @@ TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
     ASSERT_TRUE(found.shown_author);
     EXPECT_EQ(found.shown_author->value, "John Roe");
     EXPECT_EQ(found.shown_author->source, "author label");
+    found = read_page("", R"(<h1>A story</h1><p>Mar 24, 2025 By Jane Doe</p><p>By the way, by Ann Lee</p>)");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "Jane Doe");
+    EXPECT_EQ(found.shown_author->source, "by line");
+    found = read_page("", R"(<h1>A story</h1><p>Written by: Jane van Doe | 5 min read</p>)");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "Jane van Doe");
+    // Not a byline: words before "by", one name only, before the headline.
+    EXPECT_FALSE(read_page("", R"(<h1>A story</h1><p>Photos by Jane Doe</p><p>By Jane</p>)").shown_author);
+    EXPECT_FALSE(read_page("", R"(<p>By Jane Doe</p><h1>A story</h1>)").shown_author);
     // Not a name: one word, a phrase with digits, lower case.
     EXPECT_FALSE(read_page("", R"(<a href="/author/admin">admin</a><p>By</p><p>Team 42 Staff</p>)").shown_author);
 }
