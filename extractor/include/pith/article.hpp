@@ -150,6 +150,7 @@ struct StageTimings {
 // "title", "readability" (Readability.js's own), "site rule", "json-ld",
 // "meta <key>", "itemprop datePublished", "byline", "rel=author", "url",
 // "text after the headline", "<time>" (an article's or a thread's first),
+// "text before the headline",
 // for a forum thread's first poster "data-author", "itemprop author" or
 // "user class", for an article's unmarked author "author link", "author
 // label" or "by line"; none when the field is empty.

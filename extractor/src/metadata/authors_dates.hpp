@@ -60,6 +60,9 @@ struct AuthorsAndDates {
     // or an article's date where nothing marks the publication's. Read for a
     // page of the article or forum type only, last.
     std::optional<SourcedText> first_time;
+    // A date written just before the headline (a kicker's, a dateline's).
+    // Read for a page of the article or forum type only, last.
+    std::optional<SourcedText> date_before_headline;
 };
 
 // The JSON-LD's facts, then the rest of the page (after preparation, which

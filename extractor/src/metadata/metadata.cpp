@@ -1295,6 +1295,10 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
             // review, an event or a listing's item.
             article.published_time = authors_dates.first_time->value;
             sources.published_time = authors_dates.first_time->source;
+        } else if (authors_dates.date_before_headline &&
+                   (article.page_type == PageType::article || article.page_type == PageType::forum)) {
+            article.published_time = authors_dates.date_before_headline->value;
+            sources.published_time = authors_dates.date_before_headline->source;
         }
     }
     if (article.published_time && !sources.published_time) {

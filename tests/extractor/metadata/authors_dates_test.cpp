@@ -152,6 +152,21 @@ TEST(AuthorsAndDates, TheFirstTimeOutsideCommentsDatesAnArticleOrAThreadLast) {
     EXPECT_FALSE(extract(page, options).published_time);
 }
 
+TEST(AuthorsAndDates, ADateJustAboveTheHeadlineDatesAnArticleLast) {
+    const std::string filler(400, 'y');
+    const std::string page = "<html><body><p>Copyright 2019 " + filler + "</p><p>Science \xC2\xB7 March 4, 2025</p>"
+                             "<h1>Rivers build land</h1><p>" + std::string(80, 'x') +
+                             " Deltas grow where rivers drop their sediment into the sea.</p></body></html>";
+    EXPECT_EQ(read_page("", "<p>March 4, 2025</p><h1>Rivers</h1>").date_before_headline->value, "2025-03-04");
+    ExtractOptions options;
+    options.page_type = PageType::article;
+    const Article article = extract(page, options);
+    EXPECT_EQ(article.published_time, "2025-03-04");
+    EXPECT_EQ(article.metadata_sources.published_time, "text before the headline");
+    options.page_type = PageType::product;
+    EXPECT_FALSE(extract(page, options).published_time);
+}
+
 TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
     AuthorsAndDates found = read_page("", R"(<a href="/authors/jane-doe">Jane Doe</a>)"
                                           R"(<p>Written by</p><p>John Roe</p>)");
