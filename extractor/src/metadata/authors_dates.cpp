@@ -847,12 +847,18 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
                     data_author = SourcedText{*name, "data-author"};
                 }
             }
-            if (!itemprop_author && text::iequals_ascii(text::trim(n->attr("itemprop")), "author")) {
+            if (!itemprop_author && text::iequals_ascii(text::trim(n->attr("itemprop")), "author") &&
+                dom::text_content_length(n, 200) <= 200) {
                 if (std::optional<std::string> name = itemprop_author_name(n)) {
                     itemprop_author = SourcedText{*name, "itemprop author"};
                 }
             }
-            if (!user_class && names_a_user(n->attr("class"))) {
+            // Names are short: a longer element's text is never built here.
+            constexpr std::size_t kLongestShownName = 40;
+            const auto short_enough = [](const Node* e, std::size_t cap) {
+                return dom::text_content_length(e, cap) <= cap;
+            };
+            if (!user_class && names_a_user(n->attr("class")) && short_enough(n, kLongestShownName)) {
                 if (std::optional<std::string> name = poster_name(element_text(n))) {
                     user_class = SourcedText{*name, "user class"};
                 }
@@ -871,14 +877,16 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
                     by_line = SourcedText{std::move(name), "by line"};
                 }
             }
-            if (!author_link && n->is(Tag::a) && links_an_author_page(n->attr("href"))) {
+            if (!author_link && n->is(Tag::a) && links_an_author_page(n->attr("href")) &&
+                short_enough(n, kLongestShownName)) {
                 if (std::string name = element_text(n); looks_like_full_name(name)) {
                     author_link = SourcedText{std::move(name), "author link"};
                 }
             }
-            if (!labelled_author && n->first_element_child() == nullptr && !n->is(Tag::a) &&
+            if (!labelled_author && n->first_element_child() == nullptr && !n->is(Tag::a) && short_enough(n, 20) &&
                 is_author_label(element_text(n))) {
-                if (const Node* next = n->next_element_sibling(); next != nullptr) {
+                if (const Node* next = n->next_element_sibling();
+                    next != nullptr && short_enough(next, kLongestShownName)) {
                     if (std::string name = element_text(next); looks_like_full_name(name)) {
                         labelled_author = SourcedText{std::move(name), "author label"};
                     }
