@@ -107,7 +107,7 @@ struct Budgets {
     std::size_t max_attributes_per_element = 512;
     // Refused before parsing when the estimated working memory is larger
     // (too_much_memory), and gumbo is stopped if it outgrows its share. 256
-    // MiB: 10 times the largest estimate over both corpora (bench/cost_model.py).
+    // MiB: 9.4 times the largest estimate over both corpora (bench/cost_model.py).
     std::size_t max_memory_bytes = 256U * 1024U * 1024U;
 };
 
