@@ -58,6 +58,12 @@ Article article_from_page(PreparedPage& page, const ExtractOptions& options, Art
                                       pages.earlier != nullptr ? *pages.earlier : kNone);
         }
     }
+    // What a page shows of its authors and date without marking them is read
+    // only for an article or a thread that lacks a marked one.
+    const bool authored = article.page_type == PageType::article || article.page_type == PageType::forum;
+    if (authored && (page.authors_dates.authors.empty() || !page.authors_dates.published)) {
+        read_unmarked_facts(page.doc, page.authors_dates);
+    }
     apply_metadata(article, page.metadata, page.authors_dates, state.byline, state.lang);  // 6
     if (page.source_copy != nullptr) {                                  // 7
         article.annotated_source = annotate_source(page.doc, page.source_copy, article);

@@ -831,67 +831,10 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     std::optional<SourcedText> meta_modified;
     std::optional<SourcedText> time_published;
     std::optional<SourcedText> time_modified;
-    std::optional<SourcedText> data_author, itemprop_author, user_class, author_link, labelled_author;
-    std::optional<SourcedText> first_time;
-    std::optional<SourcedText> by_line;
-    std::size_t after_headline = 0;  // elements seen since the headline
     const Node* headline = nullptr;
-    const Node* body = doc.body();
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
         if (n->kind != NodeKind::element) {
             continue;
-        }
-        if (n == body || (body != nullptr && n->source_index > body->source_index)) {
-            if (!data_author && n->has_attr("data-author")) {
-                if (std::optional<std::string> name = poster_name(n->attr("data-author"))) {
-                    data_author = SourcedText{*name, "data-author"};
-                }
-            }
-            if (!itemprop_author && text::iequals_ascii(text::trim(n->attr("itemprop")), "author") &&
-                dom::text_content_length(n, 200) <= 200) {
-                if (std::optional<std::string> name = itemprop_author_name(n)) {
-                    itemprop_author = SourcedText{*name, "itemprop author"};
-                }
-            }
-            // Names are short: a longer element's text is never built here.
-            constexpr std::size_t kLongestShownName = 40;
-            const auto short_enough = [](const Node* e, std::size_t cap) {
-                return dom::text_content_length(e, cap) <= cap;
-            };
-            if (!user_class && names_a_user(n->attr("class")) && short_enough(n, kLongestShownName)) {
-                if (std::optional<std::string> name = poster_name(element_text(n))) {
-                    user_class = SourcedText{*name, "user class"};
-                }
-            }
-            if (!first_time && n->is(Tag::time) && n->has_attr("datetime") && !in_comment_thread(n)) {
-                if (std::optional<std::string> date = iso_date(n->attr("datetime"))) {
-                    first_time = SourcedText{*date, "<time>"};
-                }
-            }
-            // A byline written out near the headline: the 150 elements after it.
-            constexpr std::size_t kBylineWindow = 150;
-            constexpr std::size_t kLongestBylineText = 120;
-            if (!by_line && headline != nullptr && n != headline && ++after_headline <= kBylineWindow &&
-                dom::text_content_length(n, kLongestBylineText) <= kLongestBylineText) {
-                if (std::string name = by_line_name(element_text(n)); !name.empty()) {
-                    by_line = SourcedText{std::move(name), "by line"};
-                }
-            }
-            if (!author_link && n->is(Tag::a) && links_an_author_page(n->attr("href")) &&
-                short_enough(n, kLongestShownName)) {
-                if (std::string name = element_text(n); looks_like_full_name(name)) {
-                    author_link = SourcedText{std::move(name), "author link"};
-                }
-            }
-            if (!labelled_author && n->first_element_child() == nullptr && !n->is(Tag::a) && short_enough(n, 20) &&
-                is_author_label(element_text(n))) {
-                if (const Node* next = n->next_element_sibling();
-                    next != nullptr && short_enough(next, kLongestShownName)) {
-                    if (std::string name = element_text(next); looks_like_full_name(name)) {
-                        labelled_author = SourcedText{std::move(name), "author label"};
-                    }
-                }
-            }
         }
         if (headline == nullptr && n->is(Tag::h1) && n->ns == dom::Namespace::html &&
             !text::trim(dom::text_content(n)).empty()) {
@@ -980,6 +923,89 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     }
     first_of(out.published, {&meta_published, &time_published, &in_url, &in_text});
     first_of(out.modified, {&meta_modified, &time_modified});
+    return out;
+}
+
+void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
+    if (out.unmarked_read) {
+        return;
+    }
+    out.unmarked_read = true;
+    std::optional<SourcedText> data_author, itemprop_author, user_class, author_link, labelled_author;
+    std::optional<SourcedText> first_time;
+    std::optional<SourcedText> by_line;
+    std::size_t after_headline = 0;  // elements seen since the headline
+    const Node* headline = nullptr;
+    const Node* body = doc.body();
+    for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
+        if (n->kind != NodeKind::element) {
+            continue;
+        }
+        if (n == body || (body != nullptr && n->source_index > body->source_index)) {
+            if (!data_author && n->has_attr("data-author")) {
+                if (std::optional<std::string> name = poster_name(n->attr("data-author"))) {
+                    data_author = SourcedText{*name, "data-author"};
+                }
+            }
+            if (!itemprop_author && text::iequals_ascii(text::trim(n->attr("itemprop")), "author") &&
+                dom::text_content_length(n, 200) <= 200) {
+                if (std::optional<std::string> name = itemprop_author_name(n)) {
+                    itemprop_author = SourcedText{*name, "itemprop author"};
+                }
+            }
+            // Names are short: a longer element's text is never built here.
+            constexpr std::size_t kLongestShownName = 40;
+            const auto short_enough = [](const Node* e, std::size_t cap) {
+                return dom::text_content_length(e, cap) <= cap;
+            };
+            if (!user_class && names_a_user(n->attr("class")) && short_enough(n, kLongestShownName)) {
+                if (std::optional<std::string> name = poster_name(element_text(n))) {
+                    user_class = SourcedText{*name, "user class"};
+                }
+            }
+            if (!first_time && n->is(Tag::time) && n->has_attr("datetime") && !in_comment_thread(n)) {
+                if (std::optional<std::string> date = iso_date(n->attr("datetime"))) {
+                    first_time = SourcedText{*date, "<time>"};
+                }
+            }
+            // A byline written out near the headline: the 150 elements after it.
+            constexpr std::size_t kBylineWindow = 150;
+            constexpr std::size_t kLongestBylineText = 120;
+            if (!by_line && headline != nullptr && n != headline && ++after_headline <= kBylineWindow &&
+                dom::text_content_length(n, kLongestBylineText) <= kLongestBylineText) {
+                if (std::string name = by_line_name(element_text(n)); !name.empty()) {
+                    by_line = SourcedText{std::move(name), "by line"};
+                }
+            }
+            if (!author_link && n->is(Tag::a) && links_an_author_page(n->attr("href")) &&
+                short_enough(n, kLongestShownName)) {
+                if (std::string name = element_text(n); looks_like_full_name(name)) {
+                    author_link = SourcedText{std::move(name), "author link"};
+                }
+            }
+            if (!labelled_author && n->first_element_child() == nullptr && !n->is(Tag::a) && short_enough(n, 20) &&
+                is_author_label(element_text(n))) {
+                if (const Node* next = n->next_element_sibling();
+                    next != nullptr && short_enough(next, kLongestShownName)) {
+                    if (std::string name = element_text(next); looks_like_full_name(name)) {
+                        labelled_author = SourcedText{std::move(name), "author label"};
+                    }
+                }
+            }
+        }
+        if (headline == nullptr && n->is(Tag::h1) && n->ns == dom::Namespace::html &&
+            !text::trim(dom::text_content(n)).empty()) {
+            headline = n;
+        }
+    }
+    const auto first_of = [](std::optional<SourcedText>& chosen,
+                             std::initializer_list<std::optional<SourcedText>*> in) {
+        for (std::optional<SourcedText>* candidate : in) {
+            if (!chosen && *candidate) {
+                chosen = **candidate;
+            }
+        }
+    };
     first_of(out.first_poster, {&data_author, &itemprop_author, &user_class});
     first_of(out.shown_author, {&author_link, &labelled_author, &by_line});
     first_of(out.first_time, {&first_time});
@@ -988,7 +1014,6 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
             out.date_before_headline = SourcedText{*date, "text before the headline"};
         }
     }
-    return out;
 }
 
 }  // namespace pith::extract

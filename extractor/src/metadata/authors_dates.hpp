@@ -48,21 +48,22 @@ struct AuthorsAndDates {
     // A thread's first poster, as forum software marks its posts: the first
     // data-author attribute, else the first itemprop=author, else the first
     // element whose class names a user ("username", "author", "poster"...).
-    // Read for a page of the forum type only, after the rest (apply_metadata).
+    // Read by read_unmarked_facts; taken for a page of the forum type only.
     std::optional<SourcedText> first_poster;
     // An article's author as templates show one without marking it: the
     // first link to an author's page (/author/jane-doe, /writers/...) whose
     // text is a name, else a name just after a label ("Written by", "By"),
     // else a short line starting "By Jane Doe" near the headline.
-    // Read for a page of the article type only, after the rest.
+    // Read by read_unmarked_facts; taken for a page of the article type only.
     std::optional<SourcedText> shown_author;
     // The first <time datetime> of the page outside its comments: a thread's
     // or an article's date where nothing marks the publication's. Read for a
     // page of the article or forum type only, last.
     std::optional<SourcedText> first_time;
     // A date written just before the headline (a kicker's, a dateline's).
-    // Read for a page of the article or forum type only, last.
+    // Read by read_unmarked_facts.
     std::optional<SourcedText> date_before_headline;
+    bool unmarked_read = false;  // read_unmarked_facts filled the four above
 };
 
 // The JSON-LD's facts, then the rest of the page (after preparation, which
@@ -70,6 +71,12 @@ struct AuthorsAndDates {
 // (apply_metadata), once the passes have looked for one.
 [[nodiscard]] AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFacts& json_ld,
                                                      std::string_view url);
+
+// What the page shows without marking it as the article's authors or date:
+// first_poster, shown_author, first_time and date_before_headline. A walk of
+// its own, made only for a page of the article or forum type that lacks a
+// marked author or date (extract.cpp). Once per page.
+void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out);
 
 // The names in a byline or an author field: without "By", "Written by",
 // "Author:", the date or place after the name, degrees ("PhD", "MD") and

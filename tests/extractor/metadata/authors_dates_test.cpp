@@ -17,7 +17,9 @@ using Names = std::vector<std::string>;
 AuthorsAndDates read_page(std::string_view head, std::string_view body = "", std::string_view url = "") {
     const dom::Document doc =
         test::parse_or_fail("<html><head>" + std::string(head) + "</head><body>" + std::string(body) + "</body></html>");
-    return read_authors_and_dates(doc, read_json_ld_facts(doc), url);
+    AuthorsAndDates found = read_authors_and_dates(doc, read_json_ld_facts(doc), url);
+    read_unmarked_facts(doc, found);
+    return found;
 }
 
 TEST(IsoDate, KeepsIsoFormsAndTheirTime) {
