@@ -361,27 +361,34 @@ std::optional<std::string> date_after_headline(const dom::Document& doc, const N
 
 // A date written in the 150 bytes of text just before the headline, where a
 // kicker or a dateline above it shows one ("News · March 4, 2025").
-std::optional<std::string> date_before_headline(const dom::Document& doc, const Node* headline) {
-    constexpr std::size_t kWindow = 150;  // bytes; 80 found as many, 300 a few more and more wrong
-    const Node* root = doc.root();
-    std::string window;
-    for (const Node* n = root; n != nullptr && n != headline; n = dom::next_node(n, root)) {
-        if (n->is_text()) {
-            if (const std::string_view piece = text::trim(n->data); !piece.empty()) {
-                window.append(window.empty() ? "" : " ").append(piece);
-                if (window.size() > 4 * kWindow) {
-                    window.erase(0, window.size() - kWindow);
-                }
-            }
+// The text just before the headline, kept as the page is walked up to it.
+class TextBeforeHeadline {
+public:
+    void add(std::string_view piece) {
+        piece = text::trim(piece);
+        if (piece.empty()) {
+            return;
+        }
+        window_.append(window_.empty() ? "" : " ").append(piece);
+        if (window_.size() > 4 * kWindow) {
+            window_.erase(0, window_.size() - kWindow);
         }
     }
-    std::string_view tail = window;
-    if (tail.size() > kWindow) {
-        tail.remove_prefix(tail.size() - kWindow);
-        tail.remove_prefix(std::min(tail.find(' '), tail.size()));  // from a word's start
+    // The first date written in its last 150 bytes, where a kicker or a
+    // dateline above the headline shows one ("News · March 4, 2025").
+    [[nodiscard]] std::optional<std::string> date() const {
+        std::string_view tail = window_;
+        if (tail.size() > kWindow) {
+            tail.remove_prefix(tail.size() - kWindow);
+            tail.remove_prefix(std::min(tail.find(' '), tail.size()));  // from a word's start
+        }
+        return first_written_date(tail, kWindow, true);
     }
-    return first_written_date(tail, kWindow, true);
-}
+
+private:
+    static constexpr std::size_t kWindow = 150;  // bytes; 80 found as many, 300 a few more and more wrong
+    std::string window_;
+};
 
 // Day names and their three-letter forms: a byline's date, not a name.
 bool is_day_name(std::string_view word) {
@@ -712,19 +719,6 @@ bool looks_like_full_name(std::string_view name) {
     return words >= 2 && words <= 4;
 }
 
-// Whether `node` is inside a comment thread (a class or id naming comments),
-// asking its nearest 100 ancestors.
-bool in_comment_thread(const Node* node) {
-    std::size_t climbed = 0;
-    for (const Node* n = node; n != nullptr && n->is_element() && climbed < 100; n = n->parent, ++climbed) {
-        if (lower_attr(n, "class").find("comment") != std::string::npos ||
-            lower_attr(n, "id").find("comment") != std::string::npos) {
-            return true;
-        }
-    }
-    return false;
-}
-
 // A link to an author's page: a path segment naming authors, then another.
 bool links_an_author_page(std::string_view href) {
     static constexpr std::array<std::string_view, 8> kAuthorPaths{
@@ -808,6 +802,17 @@ bool is_author_label(std::string_view text) {
 }
 
 }  // namespace
+
+bool in_comment_thread(const Node* node) {
+    constexpr std::size_t kAncestorsAsked = 100;
+    std::size_t climbed = 0;
+    for (const Node* n = node; n != nullptr && n->is_element() && climbed < kAncestorsAsked; n = n->parent, ++climbed) {
+        if (text::icontains_ascii(n->attr("class"), "comment") || text::icontains_ascii(n->attr("id"), "comment")) {
+            return true;
+        }
+    }
+    return false;
+}
 
 AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFacts& json_ld, std::string_view url) {
     AuthorsAndDates out;
@@ -936,9 +941,13 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
     std::optional<SourcedText> by_line;
     std::size_t after_headline = 0;  // elements seen since the headline
     const Node* headline = nullptr;
+    TextBeforeHeadline before_headline;
     const Node* body = doc.body();
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
         if (n->kind != NodeKind::element) {
+            if (headline == nullptr && n->is_text()) {
+                before_headline.add(n->data);
+            }
             continue;
         }
         if (n == body || (body != nullptr && n->source_index > body->source_index)) {
@@ -1010,7 +1019,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
     first_of(out.shown_author, {&author_link, &labelled_author, &by_line});
     first_of(out.first_time, {&first_time});
     if (headline != nullptr && !out.published) {
-        if (std::optional<std::string> date = date_before_headline(doc, headline)) {
+        if (std::optional<std::string> date = before_headline.date()) {
             out.date_before_headline = SourcedText{*date, "text before the headline"};
         }
     }

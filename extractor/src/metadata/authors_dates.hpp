@@ -72,6 +72,11 @@ struct AuthorsAndDates {
 [[nodiscard]] AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFacts& json_ld,
                                                      std::string_view url);
 
+// Whether `node` sits in a comment thread (a class or id naming comments),
+// asking its nearest 100 ancestors, so a page nested thousands deep costs no
+// more per node: a comment's date or page links are not the article's.
+[[nodiscard]] bool in_comment_thread(const dom::Node* node);
+
 // What the page shows without marking it as the article's authors or date:
 // first_poster, shown_author, first_time and date_before_headline. A walk of
 // its own, made only for a page of the article or forum type that lacks a

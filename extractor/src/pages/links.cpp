@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "dom/inner_text.hpp"
+#include "metadata/authors_dates.hpp"
 #include "pith/url.hpp"
 #include "text/text.hpp"
 
@@ -227,20 +228,6 @@ std::string short_text(const Node* node, std::size_t cap) {
     return text::collapse_runs(text::trim(dom::text_content(node)));
 }
 
-// Whether `node` sits in a comment thread: its pages are not the article's.
-// The nearest 100 ancestors are asked, so a page nested thousands deep costs
-// no more per link.
-bool in_comments(const Node* node) {
-    std::size_t climbed = 0;
-    for (const Node* n = node; n != nullptr && n->is_element() && climbed < 100; n = n->parent, ++climbed) {
-        const std::string names = text::to_lower_ascii(std::string(n->attr("class")) + " " + std::string(n->attr("id")));
-        if (names.find("comment") != std::string::npos) {
-            return true;
-        }
-    }
-    return false;
-}
-
 // FNV-1a of the block's collapsed, lower-cased text.
 std::uint64_t print_of(std::string_view collapsed) {
     std::uint64_t hash = 14695981039346656037ULL;
@@ -413,7 +400,7 @@ PageLinks find_page_links(const dom::Node* root, std::string_view base_url, std:
             continue;  // a headline or a block, not a page link
         }
         const std::optional<PagePair> pair = pages_of_same_article(page_url, *target);
-        if (!pair || pair->there <= pair->here || in_comments(n)) {
+        if (!pair || pair->there <= pair->here || in_comment_thread(n)) {
             continue;
         }
         if (!next_link && says_next(n, words)) {
