@@ -78,6 +78,66 @@ std::size_t inner_text_length(const Node* node, bool normalize) {
     return length;
 }
 
+namespace {
+
+// The characters of `s` that are not white space, in UTF-16 units, or in
+// code points when `astral_units` is 1.
+std::size_t content_length(std::string_view s, std::size_t astral_units = 2) noexcept {
+    std::size_t units = 0;
+    for (std::size_t pos = 0; pos < s.size();) {
+        const auto b = static_cast<unsigned char>(s[pos]);
+        if (b < 0x80) {
+            units += static_cast<std::size_t>(!(b == ' ' || (b >= 0x09 && b <= 0x0D)));
+            ++pos;
+            continue;
+        }
+        if (const std::size_t w = text::space_at(s, pos); w != 0) {
+            pos += w;
+            continue;
+        }
+        const std::size_t step = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+        units += step == 4 ? astral_units : 1;
+        pos += step;
+    }
+    return units;
+}
+
+}  // namespace
+
+bool inner_text_longer_than(const Node* node, std::size_t limit) {
+    std::size_t content = 0;
+    for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
+        if (n->is_text()) {
+            content += content_length(n->data);
+            if (content > limit) {
+                return true;  // white space only adds to the length
+            }
+        }
+    }
+    return inner_text_length(node) > limit;
+}
+
+std::string inner_text_prefix(const Node* node, std::size_t code_points) {
+    // Once the text read holds more than `code_points` characters that are
+    // not white space, the prefix ends before the last of them, and every run
+    // of white space in it is whole: collapsing what was read gives the
+    // prefix the whole text would give.
+    std::string content;
+    std::size_t characters = 0;
+    for (const Node* n = node; n != nullptr && characters <= code_points; n = next_node(n, node)) {
+        if (n->is_text()) {
+            content.append(n->data);
+            characters += content_length(n->data, 1);
+        }
+    }
+    const std::string words = text::collapse_runs(text::trim(content));
+    std::size_t end = 0;
+    for (std::size_t n = 0; n < code_points && end < words.size(); ++n) {
+        (void)text::next_code_point(words, end);
+    }
+    return words.substr(0, end);
+}
+
 std::size_t text_content_length(const Node* node, std::size_t cap) noexcept {
     std::size_t length = 0;
     for (const Node* n = node; n != nullptr; n = next_node(n, node)) {

@@ -16,6 +16,15 @@ namespace pith::dom {
 // UTF-16 length of inner_text(node, normalize) without building the string.
 [[nodiscard]] std::size_t inner_text_length(const Node* node, bool normalize = true);
 
+// Whether inner_text_length(node) > limit. Stops reading once the node's
+// characters other than white space are more than `limit`, so that asking
+// whether a long paragraph is a short line costs little.
+[[nodiscard]] bool inner_text_longer_than(const Node* node, std::size_t limit);
+
+// The first `code_points` code points of inner_text(node), built from only as
+// much of the node's text as they need.
+[[nodiscard]] std::string inner_text_prefix(const Node* node, std::size_t code_points);
+
 // UTF-16 length of the raw textContent, counting stops early once past `cap`
 // (the result is then some value > cap).
 [[nodiscard]] std::size_t text_content_length(const Node* node, std::size_t cap) noexcept;

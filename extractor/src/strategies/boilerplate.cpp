@@ -182,9 +182,12 @@ bool is_label_line(const Node* node) {
     if (!node->is(Tag::p) && !node->is(Tag::div)) {
         return false;
     }
-    const std::string line = dom::inner_text(node);
     constexpr std::size_t kMaxLabelLength = 50;
-    if (line.empty() || text::utf16_length(line) > kMaxLabelLength) {
+    if (dom::inner_text_longer_than(node, kMaxLabelLength)) {
+        return false;
+    }
+    const std::string line = dom::inner_text(node);
+    if (line.empty()) {
         return false;
     }
     if (line.back() == ':') {
@@ -348,14 +351,9 @@ RemovedBlock record(std::string_view kind, const Node* node) {
     block.kind = kind;
     block.path = css_path(node);
     block.source_index = node->source_index;
-    const std::string words = dom::inner_text(node);
-    block.text_length = text::utf16_length(words);
+    block.text_length = dom::inner_text_length(node);
     constexpr std::size_t kExcerptCodePoints = 100;
-    std::size_t end = 0;
-    for (std::size_t n = 0; n < kExcerptCodePoints && end < words.size(); ++n) {
-        (void)text::next_code_point(words, end);
-    }
-    block.excerpt = words.substr(0, end);
+    block.excerpt = dom::inner_text_prefix(node, kExcerptCodePoints);
     return block;
 }
 
