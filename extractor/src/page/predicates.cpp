@@ -164,7 +164,7 @@ bool is_phrasing_content(const Node* node) noexcept {
 
 bool is_whitespace(const Node* node) noexcept {
     if (node->kind == NodeKind::text) {
-        return text::trim(node->data).empty();
+        return text::is_blank(node->data);
     }
     return node->is(Tag::br);
 }
@@ -174,7 +174,7 @@ bool is_element_without_content(const Node* node) noexcept {
         return false;
     }
     for (const Node* n = node->first_child; n != nullptr; n = dom::next_node(n, node)) {
-        if (n->kind == NodeKind::text && !text::trim(n->data).empty()) {
+        if (n->kind == NodeKind::text && !text::is_blank(n->data)) {
             return false;
         }
     }
@@ -306,7 +306,7 @@ std::size_t count_by_tag(const Node* root, Tag tag) noexcept {
 }
 
 Node* next_non_blank(Node* node) noexcept {
-    while (node != nullptr && node->kind != NodeKind::element && text::trim(node->data).empty()) {
+    while (node != nullptr && node->kind != NodeKind::element && text::is_blank(node->data)) {
         node = node->next;
     }
     return node;

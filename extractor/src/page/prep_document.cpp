@@ -1,6 +1,7 @@
 // Document preparation, run once before the passes: what Readability.js's
 // parse() does before _grabArticle (noscript images, scripts, styles, <br>
 // chains, <font>), plus comment removal.
+#include <optional>
 #include <vector>
 
 #include "page/patterns.hpp"
@@ -114,8 +115,16 @@ void remove_scripts(dom::Document& doc) {
     // noscript's text, so a page gets a few, not one per nesting level.
     constexpr int kMaxUnwrapped = 4;
     int unwrapped = 0;
-    const std::size_t page_text = dom::inner_text_length(doc.root(), false);
     Node* root = doc.root();
+    // Measured at the first noscript that could be the page (unwrapping moves
+    // no text): most pages have none.
+    std::optional<std::size_t> page_text;
+    const auto page_length = [&] {
+        if (!page_text) {
+            page_text = dom::inner_text_length(root, false);
+        }
+        return *page_text;
+    };
     for (Node* n = dom::next_element(root, root); n != nullptr;) {
         if (!n->is(Tag::noscript)) {
             n = dom::next_element(n, root);
@@ -123,7 +132,7 @@ void remove_scripts(dom::Document& doc) {
         }
         Node* noscript = n;
         if (unwrapped < kMaxUnwrapped && noscript->first_element_child() != nullptr &&
-            2 * dom::inner_text_length(noscript, false) > page_text) {
+            2 * dom::inner_text_length(noscript, false) > page_length()) {
             ++unwrapped;
             Node* first = noscript->first_child;  // the walk goes on through what it held
             while (noscript->first_child != nullptr) {

@@ -66,7 +66,7 @@ ArticleProfile profile_of(const dom::Node* article, std::span<dom::Node* const> 
             n = dom::next_node(n, article, true);
             continue;
         }
-        if (n->is_text() && !text::trim(n->data).empty()) {
+        if (n->is_text() && !text::is_blank(n->data)) {
             profile.texts.emplace_back(n->data.data(), n->data.size());
             profile.text_bytes += n->data.size();
             profile.link_bytes += inside_link(n, article) ? n->data.size() : 0U;

@@ -415,7 +415,7 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
     for (const auto& [text, block] : s.texts) {
         if (removed[block]) {
             removed_texts.push_back(text);
-            plan.removed_bytes += text::trim(text->data).empty() ? 0U : text->data.size();
+            plan.removed_bytes += text::is_blank(text->data) ? 0U : text->data.size();
         }
     }
     std::vector<Node*>& detach = plan.remove;

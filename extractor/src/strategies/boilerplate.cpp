@@ -383,7 +383,7 @@ Node* last_label(Node* article) {
         n = n->last_child;
     }
     while (n != nullptr && n != article) {
-        if (n->is_text() && !text::trim(n->data).empty()) {
+        if (n->is_text() && !text::is_blank(n->data)) {
             last_text = n;
             break;
         }

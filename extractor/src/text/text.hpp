@@ -26,6 +26,27 @@ namespace pith::text {
 // String.prototype.trim().
 [[nodiscard]] std::string_view trim(std::string_view s) noexcept;
 
+// Whether `s` is white space only: trim(s).empty(), without decoding the
+// ASCII most text nodes between tags are made of.
+[[nodiscard]] inline bool is_blank(std::string_view s) noexcept {
+    for (std::size_t pos = 0; pos < s.size();) {
+        const auto b = static_cast<unsigned char>(s[pos]);
+        if (b < 0x80) {
+            if (b != ' ' && (b < 0x09 || b > 0x0D)) {
+                return false;
+            }
+            ++pos;
+            continue;
+        }
+        const std::size_t n = space_at(s, pos);
+        if (n == 0) {
+            return false;
+        }
+        pos += n;
+    }
+    return true;
+}
+
 // s.replace(/\s{2,}/g, " "): runs of two or more white space become one space.
 [[nodiscard]] std::string collapse_runs(std::string_view s);
 
