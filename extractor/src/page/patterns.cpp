@@ -2,38 +2,12 @@
 
 #include <array>
 
+#include "text/needles.hpp"
 #include "text/text.hpp"
 
 namespace pith::patterns {
 
 namespace {
-
-// The needles are lower case; `s` is folded once (on the stack when it is as
-// short as class and id strings usually are) rather than once per needle.
-template <std::size_t N>
-bool contains_any(std::string_view s, const std::array<std::string_view, N>& needles) noexcept {
-    constexpr std::size_t kStack = 256;
-    if (s.size() > kStack) {
-        for (std::string_view needle : needles) {
-            if (text::icontains_ascii(s, needle)) {
-                return true;
-            }
-        }
-        return false;
-    }
-    std::array<char, kStack> folded;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        folded[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    }
-    const std::string_view lower(folded.data(), s.size());
-    for (std::string_view needle : needles) {
-        if (lower.find(needle) != std::string_view::npos) {
-            return true;
-        }
-    }
-    return false;
-}
 
 constexpr bool is_word_char(char c) noexcept {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -61,6 +35,11 @@ constexpr std::array<std::string_view, 23> kNegative = {
     "outbrain", "promo", "related", "scroll", "share", "shoutbox", "sidebar", "skyscraper", "sponsor", "shopping",
     "tags"};
 constexpr std::array<std::string_view, 5> kByline = {"byline", "author", "dateline", "writtenby", "p-author"};
+constexpr text::NeedleSet kUnlikelySet{kUnlikely};
+constexpr text::NeedleSet kMaybeSet{kMaybe};
+constexpr text::NeedleSet kPositiveSet{kPositive};
+constexpr text::NeedleSet kNegativeSet{kNegative};
+constexpr text::NeedleSet kBylineSet{kByline};
 
 // Whole-string, case-insensitive match of one of `words`, optionally followed
 // by "…" or "..." when `allow_ellipsis`.
@@ -83,19 +62,19 @@ bool whole_word(std::string_view s, const std::array<std::string_view, N>& words
 }  // namespace
 
 bool unlikely_candidate(std::string_view s) noexcept {
-    return contains_any(s, kUnlikely);
+    return kUnlikelySet.found_in(s);
 }
 
 bool maybe_candidate(std::string_view s) noexcept {
-    return contains_any(s, kMaybe);
+    return kMaybeSet.found_in(s);
 }
 
 bool positive(std::string_view s) noexcept {
-    return contains_any(s, kPositive);
+    return kPositiveSet.found_in(s);
 }
 
 bool negative(std::string_view s) noexcept {
-    if (contains_any(s, kNegative) || text::icontains_ascii(s, "widget")) {
+    if (kNegativeSet.found_in(s) || text::icontains_ascii(s, "widget")) {
         return true;
     }
     // ^hid$ | hid$ | hid |^hid : "hid" as a space-delimited token.
@@ -121,7 +100,7 @@ bool negative(std::string_view s) noexcept {
 }
 
 bool byline(std::string_view s) noexcept {
-    return contains_any(s, kByline);
+    return kBylineSet.found_in(s);
 }
 
 bool share_element(std::string_view s) noexcept {

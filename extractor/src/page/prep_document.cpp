@@ -116,8 +116,8 @@ void remove_scripts(dom::Document& doc) {
     constexpr int kMaxUnwrapped = 4;
     int unwrapped = 0;
     Node* root = doc.root();
-    // Measured at the first noscript that could be the page (unwrapping moves
-    // no text): most pages have none.
+    // Measured at the first noscript with text (unwrapping moves no text):
+    // most pages have none, or only an image or a frame in one.
     std::optional<std::size_t> page_text;
     const auto page_length = [&] {
         if (!page_text) {
@@ -131,8 +131,9 @@ void remove_scripts(dom::Document& doc) {
             continue;
         }
         Node* noscript = n;
-        if (unwrapped < kMaxUnwrapped && noscript->first_element_child() != nullptr &&
-            2 * dom::inner_text_length(noscript, false) > page_length()) {
+        const bool may_hold_page = unwrapped < kMaxUnwrapped && noscript->first_element_child() != nullptr;
+        const std::size_t noscript_text = may_hold_page ? dom::inner_text_length(noscript, false) : 0;
+        if (noscript_text > 0 && 2 * noscript_text > page_length()) {
             ++unwrapped;
             Node* first = noscript->first_child;  // the walk goes on through what it held
             while (noscript->first_child != nullptr) {

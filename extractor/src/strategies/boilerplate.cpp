@@ -5,7 +5,6 @@
 #include "strategies/boilerplate.hpp"
 
 #include <algorithm>
-#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -16,6 +15,7 @@
 #include "page/prep.hpp"
 #include "strategies/walk.hpp"
 #include "dom/inner_text.hpp"
+#include "text/needles.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -27,20 +27,20 @@ namespace {
 
 // Whole words of class and id (split on every character that is not a letter
 // or a digit) that name boilerplate.
-constexpr std::string_view kBoilerplateWords[] = {
+constexpr text::WordSet kBoilerplateWords{std::to_array<std::string_view>({
     "ad", "ads", "advert", "author", "authors", "avatar", "bio", "breadcrumb", "breadcrumbs", "byline", "caption",
     "captions", "carousel", "comment", "comments", "copyright", "credit", "credits", "cta", "date", "disclaimer",
     "factbox", "follow", "footer", "infobox", "meta", "more", "newsletter", "pagination", "popular", "print",
     "promo", "rating", "ratings", "readmore", "related", "share", "sharing", "sidebar", "signup", "slider",
     "social", "sponsor", "sponsored", "subscribe", "subscription", "tags", "timestamp", "toc", "trending",
-};
+})};
 
 // Stems that name boilerplate wherever they appear in class or id.
-constexpr std::string_view kBoilerplateStems[] = {
+constexpr text::NeedleSet kBoilerplateStems{std::to_array<std::string_view>({
     "breadcrumb", "byline", "caption", "copyright", "entry-utility", "flyout", "loading", "news-letter",
     "newsletter", "postmeta", "read-time", "reading-time", "readtime", "recommend", "related", "share", "social",
     "subscri",
-};
+})};
 
 bool is_word_char(char c) noexcept {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || static_cast<unsigned char>(c) >= 0x80U;
@@ -127,7 +127,8 @@ std::string naming_words(const Node* element) {
 }
 
 // Whether one of `names`'s words (runs of letters and digits) is in `words`.
-bool has_word_from(std::string_view names, std::span<const std::string_view> words) {
+template <std::size_t N>
+bool has_word_from(std::string_view names, const text::WordSet<N>& words) {
     for (std::size_t i = 0; i < names.size();) {
         if (!is_word_char(names[i])) {
             ++i;
@@ -137,7 +138,7 @@ bool has_word_from(std::string_view names, std::span<const std::string_view> wor
         while (end < names.size() && is_word_char(names[end])) {
             ++end;
         }
-        if (std::find(words.begin(), words.end(), names.substr(i, end - i)) != words.end()) {
+        if (words.holds(names.substr(i, end - i))) {
             return true;
         }
         i = end;
@@ -160,18 +161,18 @@ bool is_widget_class(std::string_view classes) noexcept {
 
 // Whole words of class and id that name a page's chrome, which no kind of
 // page counts as its content.
-constexpr std::string_view kChromeWords[] = {
+constexpr text::WordSet kChromeWords{std::to_array<std::string_view>({
     "ad", "ads", "advert", "advertisement", "breadcrumb", "breadcrumbs", "consent", "cookie", "cookies", "facet",
     "facets", "filter", "filters", "gdpr", "modal", "newsletter", "pager", "pagination", "popup", "share",
     "sharing", "sidebar", "social", "sponsor", "sponsored", "subscribe", "toolbar",
-};
-constexpr std::string_view kChromeStems[] = {"breadcrumb", "cookie", "newsletter", "pagination", "sidebar", "social"};
+})};
+constexpr text::NeedleSet kChromeStems{std::to_array<std::string_view>({"breadcrumb", "cookie", "newsletter", "pagination", "sidebar", "social"})};
 
 // Whole words of class and id that name what holds a page's content.
-constexpr std::string_view kContentWords[] = {
+constexpr text::WordSet kContentWords{std::to_array<std::string_view>({
     "answer", "article", "body", "content", "description", "detail", "details", "entry", "main", "message",
     "post", "question", "review", "story", "summary", "text", "thread",
-};
+})};
 
 // A short line that announces what follows rather than saying something:
 // "Related articles:", or a paragraph that is one bold phrase.
@@ -269,7 +270,7 @@ void strip_text_keep_media(Node* root) {
 }
 
 // Class and id words of elements that hold an image and its caption.
-constexpr std::string_view kImageWords[] = {"image", "img", "photo", "picture", "gallery"};
+constexpr text::WordSet kImageWords{std::to_array<std::string_view>({"image", "img", "photo", "picture", "gallery"})};
 
 bool names_image(const Node* element) {
     if (!element->has_attr("class") && !element->has_attr("id")) {
@@ -592,9 +593,9 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article, bool links) {
 
 namespace {
 
-bool has_stem_from(std::string_view names, std::span<const std::string_view> stems) noexcept {
-    return std::any_of(stems.begin(), stems.end(),
-                       [&](std::string_view stem) { return names.find(stem) != std::string_view::npos; });
+template <std::size_t N>
+bool has_stem_from(std::string_view names, const text::NeedleSet<N>& stems) noexcept {
+    return stems.found_in(names);
 }
 
 // Whether `names` (naming_words(element)) or the element's classes name boilerplate.

@@ -35,6 +35,38 @@ TEST(InnerText, LengthAgreesWithTheStringsUtf16Length) {
     }
 }
 
+TEST(InnerText, LongerThanAndPrefixAgreeWithTheWholeString) {
+    const char* pages[] = {
+        "<p>  a  b </p>",
+        "<p>caf\xC3\xA9 \xF0\x9F\x98\x80  \xE2\x82\xAC x</p>",
+        "<p>one<br>two\n<span> three </span>  \xE3\x80\x80 four</p>",
+        "<p>   </p>",
+        "<p>a\u00A0b \u00A0 c</p>",
+        "<p>\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80 <b>x  y</b>\n\n z</p>",
+        "<p>  lead <i>in</i>     and\xC2\xA0\xC2\xA0out   </p>",
+    };
+    for (const char* page : pages) {
+        Document doc = parse_or_fail(page);
+        const Node* p = doc.body()->first_element_child();
+        const std::string whole = inner_text(p);
+        const std::size_t length = text::utf16_length(whole);
+        for (std::size_t limit = 0; limit <= length + 2; ++limit) {
+            EXPECT_EQ(inner_text_longer_than(p, limit), length > limit) << page << " limit=" << limit;
+        }
+        std::size_t code_points = 0;
+        for (std::size_t pos = 0; pos < whole.size(); ++code_points) {
+            (void)text::next_code_point(whole, pos);
+        }
+        for (std::size_t n = 0; n <= code_points + 1; ++n) {
+            std::size_t end = 0;
+            for (std::size_t i = 0; i < n && end < whole.size(); ++i) {
+                (void)text::next_code_point(whole, end);
+            }
+            EXPECT_EQ(inner_text_prefix(p, n), whole.substr(0, end)) << page << " n=" << n;
+        }
+    }
+}
+
 TEST(InnerText, TextContentLengthStopsOnceOverTheCap) {
     Document doc = parse_or_fail("<div><p>aaaaaaaaaa</p><p>bbbbbbbbbb</p><p>cccccccccc</p></div>");
     const Node* div = doc.body()->first_element_child();

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
+
+#include "text/needles.hpp"
 
 namespace pith::text {
 namespace {
@@ -69,6 +72,34 @@ TEST(Text, AsciiCaseHelpersLeaveOtherBytesAlone) {
     EXPECT_TRUE(icontains_ascii("post-ENTRY-content", "entry"));
     EXPECT_FALSE(icontains_ascii("post", "entry"));
     EXPECT_TRUE(icontains_ascii("anything", ""));
+}
+
+TEST(Text, IsBlankIsTrimmedEmpty) {
+    for (const std::string_view s : {"", " ", "\n\t \r", "\xC2\xA0", " \xE3\x80\x80 ", "a", " a ", "\xC3\xA9",
+                                     " \xC2\xA0x", "\xEF\xBB\xBF"}) {
+        EXPECT_EQ(is_blank(s), trim(s).empty()) << s;
+    }
+}
+
+TEST(Text, NeedleSetFindsWhatASearchPerNeedleFinds) {
+    constexpr std::array<std::string_view, 5> kNeedles = {"ad", "side", "-x-", "bar", "s"};
+    constexpr NeedleSet kSet{kNeedles};
+    for (const std::string_view value : {"", "main", "SideBar", "top-x-1", "a-d", "pad", "xyz", "Z", "s"}) {
+        bool expected = false;
+        for (const std::string_view needle : kNeedles) {
+            expected = expected || icontains_ascii(value, needle);
+        }
+        EXPECT_EQ(kSet.found_in(value), expected) << value;
+    }
+}
+
+TEST(Text, WordSetHoldsWholeWordsOnly) {
+    constexpr WordSet kWords{std::to_array<std::string_view>({"ad", "ads", "share", "toc"})};
+    EXPECT_TRUE(kWords.holds("ad"));
+    EXPECT_TRUE(kWords.holds("toc"));
+    EXPECT_FALSE(kWords.holds("a"));
+    EXPECT_FALSE(kWords.holds("adss"));
+    EXPECT_FALSE(kWords.holds(""));
 }
 
 TEST(Text, AppendUtf8EncodesEveryLength) {
