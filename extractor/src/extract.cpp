@@ -74,7 +74,7 @@ Article article_from_page(PreparedPage& page, const ExtractOptions& options, Art
     }
     Attempt& chosen = *run.chosen;
     finish_article(chosen.doc, chosen.content, chosen.dir, page.base_url, options, article);  // 8
-    score_confidence(chosen, page.doc, options, article);                                       // 9
+    score_confidence(chosen, page.body_text_length, options, article);                          // 9
     return article;
 }
 

@@ -376,6 +376,11 @@ struct SignalWalker {
     std::size_t list_link_words = 0;
     std::size_t in_list_item = 0;
     std::vector<SiblingGroup> groups;  // the open frames' groups (Frame::group_begin)
+    // The body's text trimmed, each run of white space inside it counted as
+    // one, in UTF-16 units (dom::inner_text_length).
+    std::size_t text_units = 0;
+    bool text_started = false;
+    bool space_pending = false;
 
     void text(const Node* node, std::vector<Frame>& frames) {
         const std::string_view s = node->data;
@@ -399,6 +404,13 @@ struct SignalWalker {
             }
             if (!space && !in_word) {
                 ++count;
+            }
+            if (space) {
+                space_pending = text_started;
+            } else {
+                text_units += (space_pending ? 1U : 0U) + (c >= 0x10000 ? 2U : 1U);
+                text_started = true;
+                space_pending = false;
             }
             in_word = !space;
             const bool digit = c >= U'0' && c <= U'9';
@@ -572,7 +584,7 @@ double ratio(std::size_t part, std::size_t whole) noexcept {
 std::span<const std::string_view, kPageTypeFeatureCount> page_type_feature_names() noexcept { return kFeatureNames; }
 
 PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarations& declarations,
-                                    std::string_view url) {
+                                    std::string_view url, std::size_t* body_text_length) {
     PageTypeFeatures f{};
     url_features(url, f);
     declared_features(declarations, f);
@@ -584,6 +596,9 @@ PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarat
     std::vector<Frame> frames;
     frames.push_back(Frame{body, 0, 0, false, false, 0, 0, 0});
     dom::walk_post_order(frames, walker);
+    if (body_text_length != nullptr) {
+        *body_text_length = walker.text_units;
+    }
 
     f[log_words] = std::log1p(static_cast<double>(walker.words));
     f[log_elements] = std::log1p(static_cast<double>(walker.elements));
@@ -665,7 +680,8 @@ std::string_view page_url(const PreparedPage& page, const ExtractOptions& option
 }
 
 void classify(PreparedPage& page, const ExtractOptions& options) {
-    const PageTypeFeatures features = page_type_features(page.doc, page.declarations, page_url(page, options));
+    const PageTypeFeatures features =
+        page_type_features(page.doc, page.declarations, page_url(page, options), &page.body_text_length);
     page.page_type = classify_page(features, options.page_type, options.runtime.model_fold);
 }
 

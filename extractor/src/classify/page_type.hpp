@@ -36,9 +36,11 @@ using PageTypeFeatures = std::array<double, kPageTypeFeatureCount>;
 [[nodiscard]] std::span<const std::string_view, kPageTypeFeatureCount> page_type_feature_names() noexcept;
 
 // The features of the prepared page `doc`, whose URL is `url` (the request's,
-// else the page's canonical one; "" when neither is known).
+// else the page's canonical one; "" when neither is known). The walk that
+// reads them also measures the body's text as dom::inner_text_length does,
+// into `body_text_length` when given: the confidence step needs it.
 [[nodiscard]] PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarations& declarations,
-                                                  std::string_view url);
+                                                  std::string_view url, std::size_t* body_text_length = nullptr);
 
 // The model's probability of each type, in PageType's order. `fold` >= 0
 // uses the model fitted without that fold of domains (the quality bench's

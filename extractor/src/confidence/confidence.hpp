@@ -77,9 +77,9 @@ struct ConfidenceEstimate {
 
 // Step 9 of extract(): article.confidence, predicted_f1 and
 // confidence_features from the article kept (`chosen`) and the prepared
-// page, and status low_confidence when the confidence is under
-// options.min_confidence.
-void score_confidence(const Attempt& chosen, const dom::Document& page, const ExtractOptions& options,
+// page's text length (dom::inner_text_length of its body), and status
+// low_confidence when the confidence is under options.min_confidence.
+void score_confidence(const Attempt& chosen, std::size_t page_text_length, const ExtractOptions& options,
                       Article& article);
 
 }  // namespace pith::extract

@@ -98,7 +98,7 @@ ContentShape content_shape(const dom::Node* content) {
     return walker.shape;
 }
 
-void score_confidence(const Attempt& chosen, const dom::Document& page, const ExtractOptions& options,
+void score_confidence(const Attempt& chosen, std::size_t page_text_length, const ExtractOptions& options,
                       Article& article) {
     const auto started = std::chrono::steady_clock::now();
     ConfidenceInputs inputs;
@@ -107,7 +107,7 @@ void score_confidence(const Attempt& chosen, const dom::Document& page, const Ex
     inputs.strategy = by_rule ? Strategy::readability : options.strategy;
     inputs.status = article.status;
     inputs.text_length = chosen.text_length;
-    inputs.page_text_length = page.body() != nullptr ? dom::inner_text_length(page.body()) : 0;
+    inputs.page_text_length = page_text_length;
     inputs.relaxation = chosen.relaxation;
     inputs.link_density = link_density(chosen.content);
     inputs.runner_up_ratio = chosen.runner_up_ratio;

@@ -47,6 +47,7 @@ struct PreparedPage {
     PageDeclarations declarations;          // JSON-LD types, Open Graph type, canonical URL
     // Step 4b, classify/: what kind of page it is.
     std::optional<PageTypeDiagnostics> page_type;
+    std::size_t body_text_length = 0;  // dom::inner_text_length(doc.body()), measured by classify's walk
 };
 
 // Step 4: the site rule's removals, the readerable preflight on the page as
