@@ -37,12 +37,16 @@ void clean_styles(dom::Document& doc, Node* root) {
             n = dom::next_node(n, root, true);
             continue;
         }
-        for (std::string_view attr : kPresentationalAttributes) {
-            doc.remove_attr(n, attr);
-        }
-        if (n->is(Tag::table) || n->is(Tag::th) || n->is(Tag::td) || n->is(Tag::hr) || n->is(Tag::pre)) {
-            doc.remove_attr(n, "width");
-            doc.remove_attr(n, "height");
+        // One look at each attribute (names are unique), last first so that a
+        // removal never moves one not yet looked at.
+        const bool sized = n->is(Tag::table) || n->is(Tag::th) || n->is(Tag::td) || n->is(Tag::hr) || n->is(Tag::pre);
+        for (std::uint32_t i = n->attr_count; i-- > 0;) {
+            const std::string_view name = n->attrs[i].name;
+            if (std::find(std::begin(kPresentationalAttributes), std::end(kPresentationalAttributes), name) !=
+                    std::end(kPresentationalAttributes) ||
+                (sized && (name == "width" || name == "height"))) {
+                doc.remove_attr(n, name);
+            }
         }
         n = dom::next_node(n, root);
     }
@@ -116,8 +120,8 @@ TableShape table_shape(const Node* table) {
     return shape;
 }
 
-void mark_data_tables(Node* root) {
-    for (Node* table : elements_by_tag(root, Tag::table)) {
+void mark_data_tables(const std::vector<Node*>& tables) {
+    for (Node* table : tables) {
         table->score.data_table = false;
         if (table->attr("role") == "presentation" || table->attr("datatable") == "0") {
             continue;
@@ -146,13 +150,7 @@ void mark_data_tables(Node* root) {
     }
 }
 
-void fix_lazy_images(dom::Document& doc, Node* root) {
-    std::vector<Node*> media;
-    for (Node* n = root->first_child; n != nullptr; n = dom::next_node(n, root)) {
-        if (n->is(Tag::img) || n->is(Tag::picture) || n->is(Tag::figure)) {
-            media.push_back(n);
-        }
-    }
+void fix_lazy_images(dom::Document& doc, const std::vector<Node*>& media) {
     for (Node* elem : media) {
         const bool is_img = elem->is(Tag::img);
         std::string_view src = is_img ? elem->attr("src") : std::string_view{};
@@ -216,8 +214,7 @@ bool has_allowed_video(const Node* element) {
 // _removeNodes over the descendants with `tag`, last first, so that children
 // are judged before their ancestors, as Readability does.
 template <typename Predicate>
-void remove_matching(Node* root, Tag tag, Predicate&& should_remove) {
-    std::vector<Node*> nodes = elements_by_tag(root, tag);
+void remove_matching(const std::vector<Node*>& nodes, Predicate&& should_remove) {
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
         Node* n = *it;
         if (n->parent != nullptr && should_remove(n)) {
@@ -333,7 +330,8 @@ void clean_conditionally(Node* root, Tag tag, const ReadabilityOptions& options,
     if (!has(flags, PassFlags::clean_conditionally)) {
         return;
     }
-    remove_matching(root, tag, [&](const Node* n) { return clean_conditionally_removes(n, tag, options, flags); });
+    remove_matching(elements_by_tag(root, tag),
+                    [&](const Node* n) { return clean_conditionally_removes(n, tag, options, flags); });
 }
 
 // _cleanMatchedNodes under each child of the content: small share widgets.
@@ -357,8 +355,8 @@ void remove_share_widgets(Node* content) {
     }
 }
 
-void flatten_single_cell_tables(dom::Document& doc, Node* root) {
-    for (Node* table : elements_by_tag(root, Tag::table)) {
+void flatten_single_cell_tables(const std::vector<Node*>& tables) {
+    for (Node* table : tables) {
         if (table->parent == nullptr) {
             continue;
         }
@@ -379,41 +377,67 @@ void flatten_single_cell_tables(dom::Document& doc, Node* root) {
         // Readability's _setNodeTag makes a fresh element: the td's table-only
         // attributes go along, as there.
         dom::replace(table, cell);
-        (void)doc;
     }
 }
 
 }  // namespace
 
+// The elements of the content that prep_article's steps work on, gathered in
+// one walk before any step. A step that removes elements leaves them in these
+// lists: a later step finds them detached (parent nullptr) or inside a
+// detached subtree, where what it does changes nothing of the content.
+struct PrepElements {
+    std::vector<Node*> tables, media, h1, h2, p, br;
+};
+
+PrepElements prep_elements(Node* content) {
+    PrepElements out;
+    for (Node* n = dom::next_element(content, content); n != nullptr; n = dom::next_element(n, content)) {
+        switch (n->tag) {
+        case Tag::table: out.tables.push_back(n); break;
+        case Tag::img:
+        case Tag::picture:
+        case Tag::figure: out.media.push_back(n); break;
+        case Tag::h1: out.h1.push_back(n); break;
+        case Tag::h2: out.h2.push_back(n); break;
+        case Tag::p: out.p.push_back(n); break;
+        case Tag::br: out.br.push_back(n); break;
+        default: break;
+        }
+    }
+    return out;
+}
+
 void prep_article(dom::Document& doc, Node* content, const ReadabilityOptions& options, PassFlags flags) {
     clean_styles(doc, content);
-    mark_data_tables(content);
-    fix_lazy_images(doc, content);
+    const PrepElements elements = prep_elements(content);
+    mark_data_tables(elements.tables);
+    fix_lazy_images(doc, elements.media);
     clean_conditionally(content, Tag::form, options, flags);
     clean_conditionally(content, Tag::fieldset, options, flags);
     clean(content, {Tag::object, Tag::embed, Tag::footer, Tag::link, Tag::aside});
     remove_share_widgets(content);
     clean(content, {Tag::iframe, Tag::input, Tag::textarea, Tag::select, Tag::button});
-    remove_matching(content, Tag::h1, [&](const Node* n) { return class_weight(n, flags) < 0; });
-    remove_matching(content, Tag::h2, [&](const Node* n) { return class_weight(n, flags) < 0; });
+    remove_matching(elements.h1, [&](const Node* n) { return class_weight(n, flags) < 0; });
+    remove_matching(elements.h2, [&](const Node* n) { return class_weight(n, flags) < 0; });
     clean_conditionally(content, Tag::table, options, flags);
     clean_conditionally(content, Tag::ul, options, flags);
     clean_conditionally(content, Tag::div, options, flags);
-    for (Node* h1 : elements_by_tag(content, Tag::h1)) {
+    for (Node* h1 : elements.h1) {
         dom::Document::rename(h1, Tag::h2);
     }
-    remove_matching(content, Tag::p, [](const Node* p) {
+    remove_matching(elements.p, [](const Node* p) {
         const std::size_t media = count_by_tag(p, Tag::img) + count_by_tag(p, Tag::embed) +
                                   count_by_tag(p, Tag::object) + count_by_tag(p, Tag::iframe);
         return media == 0 && dom::inner_text_length(p, false) == 0;
     });
-    for (Node* br : elements_by_tag(content, Tag::br)) {
+    for (Node* br : elements.br) {
         const Node* next = next_non_blank(br->next);
         if (next != nullptr && next->is(Tag::p)) {
             dom::detach(br);
         }
     }
-    flatten_single_cell_tables(doc, content);
+    flatten_single_cell_tables(elements.tables);
 }
 
 }  // namespace pith::extract
