@@ -11,6 +11,7 @@
 #include "dom/inner_text.hpp"
 #include "metadata/json_ld.hpp"
 #include "metadata/metadata.hpp"
+#include "text/needles.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -657,6 +658,11 @@ bool names_a_user(std::string_view classes) {
     static constexpr std::array<std::string_view, 11> kUserWords{
         "username", "user-name", "author", "poster", "creator", "postauthor", "message-name",
         "user-details", "screen-name", "profile-name", "usertext"};
+    // Every element's class is asked: most hold none of the words anywhere.
+    static constexpr text::NeedleSet kAnywhere{kUserWords};
+    if (!kAnywhere.found_in(classes)) {
+        return false;
+    }
     const std::string lower = text::to_lower_ascii(classes);
     const auto bound = [&](std::size_t at) {
         return at >= lower.size() || lower[at] == ' ' || lower[at] == '-' || lower[at] == '_';
@@ -723,6 +729,11 @@ bool looks_like_full_name(std::string_view name) {
 bool links_an_author_page(std::string_view href) {
     static constexpr std::array<std::string_view, 8> kAuthorPaths{
         "/author/", "/authors/", "/writer/", "/writers/", "/contributor/", "/contributors/", "/staff/", "/people/"};
+    // Every link is asked: most hold none of the paths anywhere.
+    static constexpr text::NeedleSet kAnywhere{kAuthorPaths};
+    if (!kAnywhere.found_in(href)) {
+        return false;
+    }
     const std::string lower = text::to_lower_ascii(href.substr(0, std::min(href.find_first_of("?#"), href.size())));
     return std::any_of(kAuthorPaths.begin(), kAuthorPaths.end(), [&](std::string_view path) {
         const std::size_t at = lower.find(path);
@@ -791,6 +802,18 @@ std::string by_line_name(std::string_view line) {
 
 // A label that puts the author's name in the next element: "Written by",
 // "By", "Author:" alone in their element.
+// Whether a leaf element's text may be an author label: every label holds
+// "by" or "author", and most short leaves hold neither, so their text is not
+// built. A leaf whose text is split (around a comment) is always read.
+bool may_be_author_label(const Node* leaf) {
+    static constexpr text::NeedleSet kLabelWords{std::to_array<std::string_view>({"by", "author"})};
+    const Node* only = leaf->first_child;
+    if (only == nullptr || only->next != nullptr) {
+        return only != nullptr;
+    }
+    return !only->is_text() || kLabelWords.found_in(only->data);
+}
+
 bool is_author_label(std::string_view text) {
     static constexpr std::array<std::string_view, 8> kLabels{"written by", "by", "author", "authors",
                                                              "posted by", "words by", "story by", "article by"};
@@ -993,7 +1016,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
                 }
             }
             if (!labelled_author && n->first_element_child() == nullptr && !n->is(Tag::a) && short_enough(n, 20) &&
-                is_author_label(element_text(n))) {
+                may_be_author_label(n) && is_author_label(element_text(n))) {
                 if (const Node* next = n->next_element_sibling();
                     next != nullptr && short_enough(next, kLongestShownName)) {
                     if (std::string name = element_text(next); looks_like_full_name(name)) {
