@@ -104,6 +104,15 @@ std::size_t content_length(std::string_view s, std::size_t astral_units = 2) noe
 
 }  // namespace
 
+bool has_text(const Node* node) noexcept {
+    for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
+        if (n->is_text() && !text::is_blank(n->data)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool inner_text_longer_than(const Node* node, std::size_t limit) {
     std::size_t content = 0;
     for (const Node* n = node; n != nullptr; n = next_node(n, node)) {

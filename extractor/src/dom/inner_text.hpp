@@ -16,6 +16,10 @@ namespace pith::dom {
 // UTF-16 length of inner_text(node, normalize) without building the string.
 [[nodiscard]] std::size_t inner_text_length(const Node* node, bool normalize = true);
 
+// Whether the node's text holds a character other than white space
+// (inner_text_length(node) > 0), reading up to the first one.
+[[nodiscard]] bool has_text(const Node* node) noexcept;
+
 // Whether inner_text_length(node) > limit. Stops reading once the node's
 // characters other than white space are more than `limit`, so that asking
 // whether a long paragraph is a short line costs little.

@@ -427,9 +427,12 @@ void prep_article(dom::Document& doc, Node* content, const ReadabilityOptions& o
         dom::Document::rename(h1, Tag::h2);
     }
     remove_matching(elements.p, [](const Node* p) {
+        if (dom::has_text(p)) {  // most paragraphs: known at their first word
+            return false;
+        }
         const std::size_t media = count_by_tag(p, Tag::img) + count_by_tag(p, Tag::embed) +
                                   count_by_tag(p, Tag::object) + count_by_tag(p, Tag::iframe);
-        return media == 0 && dom::inner_text_length(p, false) == 0;
+        return media == 0;
     });
     for (Node* br : elements.br) {
         const Node* next = next_non_blank(br->next);
