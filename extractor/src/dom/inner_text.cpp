@@ -2,6 +2,9 @@
 // where only a length is needed.
 #include "dom/inner_text.hpp"
 
+#include <cstdint>
+
+#include "text/ascii_block.hpp"
 #include "text/text.hpp"
 
 namespace pith::dom {
@@ -15,11 +18,58 @@ std::string inner_text(const Node* node, bool normalize) {
     return std::string(trimmed);
 }
 
+namespace {
+
+// inner_text_length(node, true): the characters other than white space, and
+// one for each run of white space between two of them.
+std::size_t collapsed_length(const Node* node) noexcept {
+    std::size_t length = 0;
+    bool seen = false;        // a character other than white space was counted
+    bool after_space = false;  // white space since the last such character
+    for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
+        if (!n->is_text()) {
+            continue;
+        }
+        const std::string_view s = n->data;
+        std::size_t pos = 0;
+        while (pos < s.size()) {
+            text::AsciiBlock block;
+            if (seen && text::ascii_block(s, pos, block)) {
+                // A character after white space closes a run: one more.
+                const std::uint64_t after = (block.space << 8U) | (after_space ? 0x80U : 0U);
+                length += static_cast<std::size_t>(text::count_of(block.content) +
+                                                   text::count_of(block.content & after));
+                after_space = (block.space >> 63U) != 0;
+                pos += 8;
+                continue;
+            }
+            const auto b = static_cast<unsigned char>(s[pos]);
+            const std::size_t w = b < 0x80 ? static_cast<std::size_t>(b == ' ' || (b >= 0x09 && b <= 0x0D))
+                                           : text::space_at(s, pos);
+            if (w != 0) {
+                after_space = true;
+                pos += w;
+                continue;
+            }
+            const std::size_t step = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+            length += (step == 4 ? 2U : 1U) + (seen && after_space ? 1U : 0U);
+            seen = true;
+            after_space = false;
+            pos += step;
+        }
+    }
+    return length;
+}
+
+}  // namespace
+
 std::size_t inner_text_length(const Node* node, bool normalize) {
+    if (normalize) {
+        return collapsed_length(node);
+    }
     // Walks the text nodes once, tracking white space runs, so no string is built.
     std::size_t length = 0;       // units committed so far
     std::size_t pending_units = 0;  // white space run not yet known to be interior
-    std::size_t pending_count = 0;
     bool seen_content = false;
     for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
         if (!n->is_text()) {
@@ -28,48 +78,17 @@ std::size_t inner_text_length(const Node* node, bool normalize) {
         const std::string_view s = n->data;
         std::size_t pos = 0;
         while (pos < s.size()) {
-            // Fast path: a run of printable ASCII is one unit per byte.
-            const auto first = static_cast<unsigned char>(s[pos]);
-            if (first > ' ' && first < 0x80) {
-                if (seen_content && pending_count > 0) {
-                    length += (normalize && pending_count >= 2) ? 1 : pending_units;
-                }
-                pending_units = 0;
-                pending_count = 0;
-                seen_content = true;
-                std::size_t end = pos + 1;
-                while (end < s.size()) {
-                    const auto b = static_cast<unsigned char>(s[end]);
-                    if (b <= ' ' || b >= 0x80) {
-                        break;
-                    }
-                    ++end;
-                }
-                length += end - pos;
-                pos = end;
-                continue;
-            }
-            // ASCII white space, the common case, without the code point decoding.
-            if (first == ' ' || (first >= 0x09 && first <= 0x0D)) {
-                ++pending_units;
-                ++pending_count;
-                ++pos;
-                continue;
-            }
-            const std::size_t w = first < 0x80 ? 0 : text::space_at(s, pos);
+            const auto b = static_cast<unsigned char>(s[pos]);
+            const std::size_t w = b < 0x80 ? static_cast<std::size_t>(b == ' ' || (b >= 0x09 && b <= 0x0D))
+                                           : text::space_at(s, pos);
             if (w != 0) {
-                pending_units += text::utf16_length(s.substr(pos, w));
-                ++pending_count;
+                ++pending_units;  // every white space code point is one UTF-16 unit
                 pos += w;
                 continue;
             }
-            if (seen_content && pending_count > 0) {
-                length += (normalize && pending_count >= 2) ? 1 : pending_units;
-            }
+            length += seen_content ? pending_units : 0U;
             pending_units = 0;
-            pending_count = 0;
             seen_content = true;
-            const auto b = static_cast<unsigned char>(s[pos]);
             const std::size_t step = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
             length += step == 4 ? 2 : 1;
             pos += step;

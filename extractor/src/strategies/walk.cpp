@@ -2,8 +2,11 @@
 // collapsed length and a punctuation count, and the shared preprocessing.
 #include "strategies/walk.hpp"
 
+#include <cstdint>
+
 #include "page/patterns.hpp"
 #include "page/predicates.hpp"
+#include "text/ascii_block.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -32,6 +35,17 @@ bool is_comma_or_period(char32_t c) noexcept {
 void measure_text(std::string_view s, CollapsedText& text, std::size_t& punctuation) noexcept {
     std::size_t pos = 0;
     while (pos < s.size()) {
+        text::AsciiBlock block;
+        if (text.content && text::ascii_block(s, pos, block)) {
+            // add_character and add_space for eight ASCII bytes at once: a
+            // character after white space closes a run, which counts one.
+            const std::uint64_t after = (block.space << 8U) | (text.trail_space ? 0x80U : 0U);
+            text.units += static_cast<std::size_t>(text::count_of(block.content) + text::count_of(block.content & after));
+            text.trail_space = (block.space >> 63U) != 0;
+            punctuation += static_cast<std::size_t>(text::count_of(block.punctuation));
+            pos += 8;
+            continue;
+        }
         const auto b = static_cast<unsigned char>(s[pos]);
         if (b < 0x80) {
             ++pos;

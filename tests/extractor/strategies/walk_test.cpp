@@ -2,11 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "dom/inner_text.hpp"
 #include "parse_or_fail.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 namespace {
@@ -26,6 +29,60 @@ TEST(Walk, CollapsedTextMeasuresAsInnerTextLength) {
             }
         }
         EXPECT_EQ(text.length(), dom::inner_text_length(p)) << page;
+    }
+}
+
+// Text pieces that exercise the eight-byte ASCII blocks and every way out of
+// them: runs of each white space, punctuation, control bytes, multi-byte
+// spaces and letters, astral characters.
+std::string random_text(std::mt19937& random, std::size_t pieces) {
+    static const char* const kPieces[] = {"a", "word", "longer-words.", ",", ".", " ", "  ", "\t", "\n\n", "\r",
+                                          "\x0B", "\x0C", "\x01", "\x7F", "\xC2\xA0", "\xE3\x80\x80",
+                                          "\xE2\x80\xA8", "\xC3\xA9", "\xF0\x9F\x98\x80", "\xEF\xBC\x8C", "12345678"};
+    std::string out;
+    for (std::size_t i = 0; i < pieces; ++i) {
+        out += kPieces[random() % std::size(kPieces)];
+    }
+    return out;
+}
+
+TEST(Walk, MeasureTextReadsBlocksAsItReadsCharacters) {
+    std::mt19937 random(20261126);
+    for (int round = 0; round < 2000; ++round) {
+        const std::string s = random_text(random, random() % 40);
+        const std::string before = random_text(random, random() % 3);  // the state the text starts in
+        CollapsedText whole;
+        CollapsedText by_character;
+        std::size_t whole_punctuation = 0;
+        std::size_t by_character_punctuation = 0;
+        measure_text(before, whole, whole_punctuation);
+        measure_text(before, by_character, by_character_punctuation);
+        measure_text(s, whole, whole_punctuation);
+        for (std::size_t pos = 0; pos < s.size();) {  // pieces shorter than a block
+            std::size_t end = pos;
+            (void)text::next_code_point(s, end);
+            measure_text(std::string_view(s).substr(pos, end - pos), by_character, by_character_punctuation);
+            pos = end;
+        }
+        ASSERT_EQ(whole.length(), by_character.length()) << before << "|" << s;
+        ASSERT_EQ(whole.trail_space, by_character.trail_space) << before << "|" << s;
+        ASSERT_EQ(whole_punctuation, by_character_punctuation) << before << "|" << s;
+    }
+}
+
+TEST(Walk, InnerTextLengthReadsBlocksAsTheTextItBuilds) {
+    std::mt19937 random(1126);
+    for (int round = 0; round < 500; ++round) {
+        std::string page = "<p>";
+        for (int node = 0; node < 3; ++node) {
+            page += random_text(random, random() % 30) + (node % 2 == 0 ? "<b>" : "</b>");
+        }
+        dom::Document doc = pith::test::parse_or_fail(page + "</p>");
+        const Node* p = doc.body()->first_element_child();
+        for (const bool normalize : {true, false}) {
+            ASSERT_EQ(dom::inner_text_length(p, normalize), text::utf16_length(dom::inner_text(p, normalize)))
+                << page << " normalize=" << normalize;
+        }
     }
 }
 
