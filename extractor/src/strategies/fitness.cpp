@@ -124,8 +124,18 @@ void read_text(std::string_view s, std::vector<Frame>& frames, PendingWord& word
     const std::size_t top_level = frames.size() - 1;
     std::size_t pos = 0;
     while (pos < s.size()) {
-        const char32_t c = text::next_code_point(s, pos);
-        if (text::is_js_space(c)) {
+        // Most text is ASCII: no decoding, and its white space is these.
+        const auto byte = static_cast<unsigned char>(s[pos]);
+        char32_t c = byte;
+        bool space = false;
+        if (byte < 0x80) {
+            ++pos;
+            space = byte == ' ' || (byte >= 0x09 && byte <= 0x0D);
+        } else {
+            c = text::next_code_point(s, pos);
+            space = text::is_js_space(c);
+        }
+        if (space) {
             top.text.add_space();
             top.direct.add_space();
             word.flush(frames);
