@@ -10,6 +10,7 @@
 #include "dom/walk.hpp"
 #include "models/forest.hpp"
 #include "page/predicates.hpp"
+#include "text/ascii_block.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -391,6 +392,24 @@ struct SignalWalker {
         bool after_currency = false;  // a currency sign, maybe a space, then a digit: a price
         std::size_t pos = 0;
         while (pos < s.size()) {
+            // Eight ASCII bytes at once where they hold no digit, date
+            // separator, '$' or sentence end, and no figure or price is
+            // being read: there only words and white space are counted.
+            text::AsciiBlock block;
+            if (digits == 0 && !after_currency && text_started && text::ascii_block(s, pos, block) &&
+                (text::bytes_between(block, '-', '9') | text::bytes_between(block, '!', '!') |
+                 text::bytes_between(block, '$', '$') | text::bytes_between(block, '?', '?')) == 0) {
+                const std::uint64_t word_before = (block.content << 8U) | (in_word ? 0x80U : 0U);
+                count += static_cast<std::size_t>(text::count_of(block.content & ~word_before));
+                in_word = (block.content >> 63U) != 0;
+                const std::uint64_t space_before = (block.space << 8U) | (space_pending ? 0x80U : 0U);
+                text_units += static_cast<std::size_t>(text::count_of(block.content) +
+                                                       text::count_of(block.content & space_before));
+                space_pending = (block.space >> 63U) != 0;
+                date_parts = 0;
+                pos += 8;
+                continue;
+            }
             const std::size_t start = pos;
             const auto byte = static_cast<unsigned char>(s[pos]);
             char32_t c = byte;

@@ -14,10 +14,21 @@ namespace pith::text {
 // One byte's high bit (0x80) per byte of the block that has the property,
 // byte i of the text at bits 8i..8i+7.
 struct AsciiBlock {
-    std::uint64_t space = 0;    // JavaScript white space: ' ' and U+0009..U+000D
-    std::uint64_t content = 0;  // everything else
+    std::uint64_t bytes = 0;        // the eight bytes
+    std::uint64_t space = 0;        // JavaScript white space: ' ' and U+0009..U+000D
+    std::uint64_t content = 0;      // everything else
     std::uint64_t punctuation = 0;  // ',' and '.'
 };
+
+// The bytes of an ASCII block from `low` to `high` (at most 0x7F).
+[[nodiscard]] inline std::uint64_t bytes_between(const AsciiBlock& block, unsigned low, unsigned high) noexcept {
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+    constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+    // With every byte under 0x80, adding up to 0x80 to each never carries
+    // into the next: the high bit of (b + 0x80 - k) says b >= k.
+    const auto at_least = [&block](std::uint64_t k) { return block.bytes + (0x80 - k) * kOnes; };
+    return at_least(low) & ~at_least(high + 1U) & kHigh;
+}
 
 // Whether the 8 bytes at `s[pos]` are all ASCII, and if so their classes.
 // Little-endian machines only (the shifts read byte order from bit order);
@@ -26,7 +37,6 @@ struct AsciiBlock {
     if constexpr (std::endian::native != std::endian::little) {
         return false;
     }
-    constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
     constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
     if (pos + 8 > s.size()) {
         return false;
@@ -36,14 +46,10 @@ struct AsciiBlock {
     if ((w & kHigh) != 0) {
         return false;
     }
-    // With every byte under 0x80, adding up to 0x7F to each never carries
-    // into the next: the high bit of (b + 0x80 - k) says b >= k.
-    const auto at_least = [w](std::uint64_t k) { return w + (0x80 - k) * kOnes; };
-    const std::uint64_t controls = at_least(0x09) & ~at_least(0x0E);  // U+0009..U+000D
-    const std::uint64_t blanks = at_least(0x20) & ~at_least(0x21);
-    block.space = (controls | blanks) & kHigh;
+    block.bytes = w;
+    block.space = bytes_between(block, 0x09, 0x0D) | bytes_between(block, ' ', ' ');
     block.content = ~block.space & kHigh;
-    block.punctuation = ((at_least(',') & ~at_least(',' + 1)) | (at_least('.') & ~at_least('.' + 1))) & kHigh;
+    block.punctuation = bytes_between(block, ',', ',') | bytes_between(block, '.', '.');
     return true;
 }
 

@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numeric>
+#include <random>
 #include <string>
 
+#include "dom/inner_text.hpp"
 #include "page/declarations.hpp"
 #include "feature_named.hpp"
 #include "parse_or_fail.hpp"
@@ -22,6 +25,23 @@ double feature(const PageTypeFeatures& f, std::string_view name) {
 PageTypeFeatures features_of(std::string_view html, std::string_view url) {
     const dom::Document doc = test::parse_or_fail(html);
     return page_type_features(doc, read_declarations(doc), url);
+}
+
+TEST(PageTypeFeatures, TheWalkMeasuresTheBodysTextAsInnerTextLength) {
+    const char* const kPieces[] = {"word ", "Two words", "  ", "\n\t", "12.5 ", "$3", "a-b/c", "end. ", "Q? ", "!",
+                                   "\xC2\xA0", "caf\xC3\xA9 ", "\xF0\x9F\x98\x80", "<b>bold</b>", "<p>para</p>",
+                                   "2024-03-05 ", "\xE2\x82\xAC9 "};
+    std::mt19937 random(2611);
+    for (int round = 0; round < 300; ++round) {
+        std::string body;
+        for (std::size_t i = random() % 40; i > 0; --i) {
+            body += kPieces[random() % std::size(kPieces)];
+        }
+        const dom::Document doc = test::parse_or_fail("<html><body>" + body + "</body></html>");
+        std::size_t measured = 0;
+        (void)page_type_features(doc, read_declarations(doc), "", &measured);
+        ASSERT_EQ(measured, dom::inner_text_length(doc.body())) << body;
+    }
 }
 
 std::string forum_thread() {
