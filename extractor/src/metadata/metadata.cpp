@@ -1154,14 +1154,31 @@ namespace {
 // A heading's text as it reads: a line break (<br>) or a block inside it
 // ("News Product<br>Management", "<div>Data</div><div>Agency</div>")
 // separates words, which textContent would glue.
+// A link to its own heading ("#install") shown as one mark (¶, #, §, 🔗):
+// documentation generators put one in every heading; it is not the title.
+bool is_permalink_mark(const Node* n) {
+    if (!n->is(Tag::a) || !n->attr("href").starts_with('#')) {
+        return false;
+    }
+    const std::string text = dom::inner_text(n);
+    std::size_t end = 0;
+    const char32_t c = text.empty() ? U'\0' : text::next_code_point(text, end);
+    return end == text.size() && !text.empty() && (c == U'#' || c == U'\u00B6' || c == U'\u00A7' || c == U'\U0001F517');
+}
+
 std::string heading_text(const Node* heading) {
     std::string out;
-    for (const Node* n = dom::next_node(heading, heading); n != nullptr; n = dom::next_node(n, heading)) {
+    for (const Node* n = dom::next_node(heading, heading); n != nullptr;) {
+        if (is_permalink_mark(n)) {
+            n = dom::next_node(n, heading, true);
+            continue;
+        }
         if (n->is_text()) {
             out.append(n->data);
         } else if (n->is(Tag::br) || n->is(Tag::div) || n->is(Tag::p)) {
             out.push_back(' ');
         }
+        n = dom::next_node(n, heading);
     }
     return out;
 }
@@ -1192,6 +1209,44 @@ SourcedText headline_title(const dom::Document& doc, std::string_view base_url, 
         std::erase(squeezed, ' ');
         return !host.empty() && host.find(squeezed) != std::string::npos;
     };
+    // Whether a title's part names the site: its og:site_name, or its first
+    // word (four letters or more) or all its words found in the host.
+    const auto names_site = [&](std::string_view part) {
+        const std::vector<std::string> words = title_words(part);
+        if (words.empty()) {
+            return false;
+        }
+        std::string squeezed;
+        for (const std::string& word : words) {
+            squeezed += word;
+        }
+        constexpr std::size_t kShortestHostWord = 4;
+        return joined_words(part) == site ||
+               (!host.empty() && (host.find(squeezed) != std::string::npos ||
+                                  (words.front().size() >= kShortestHostWord &&
+                                   host.find(words.front()) != std::string::npos)));
+    };
+    // A headline that ends as the title does after its first part loses that
+    // ending, when the title goes on past the headline ("Tips – Site - Site"
+    // against "Tips – Site") or the ending names the site ("Tips | Site"
+    // against the same title): the page repeats its title's tail in its
+    // heading. A headline that is its title with a subtitle keeps it.
+    const auto without_title_tail = [&](std::string text) {
+        const std::vector<std::string_view> heading_parts = title_parts(text);
+        std::size_t kept = heading_parts.size();
+        for (std::size_t k = 1; k < heading_parts.size() && k < parts.size(); ++k) {
+            if (joined_words(heading_parts[heading_parts.size() - k]) != joined_words(parts[parts.size() - k])) {
+                break;
+            }
+            kept = heading_parts.size() - k;
+        }
+        const bool title_goes_on = parts.size() > heading_parts.size();
+        if (kept == heading_parts.size() || !(title_goes_on || names_site(heading_parts.back()))) {
+            return text;
+        }
+        const std::string_view last = heading_parts[kept - 1];
+        return std::string(text.data(), static_cast<std::size_t>(last.data() + last.size() - text.data()));
+    };
     std::string heading;
     std::size_t tried = 0;
     for_each_element(doc, Tag::h1, [&](const Node* n) {
@@ -1202,7 +1257,7 @@ SourcedText headline_title(const dom::Document& doc, std::string_view base_url, 
         std::replace_if(text.begin(), text.end(), is_ascii_space, ' ');
         text = text::collapse_runs(text);
         if (!text.empty() && text.size() <= kLongestHeadline && !is_site_name(text)) {
-            heading = std::move(text);
+            heading = without_title_tail(std::move(text));
             return false;
         }
         return ++tried < kHeadingsTried;

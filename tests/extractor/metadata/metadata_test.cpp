@@ -378,6 +378,31 @@ TEST(HeadlineTitle, SeparatorsMustBeSpacedAndThePageMayHaveNoTitleAtAll) {
     EXPECT_EQ(headline_of("", "<h1>  Only\n  a heading </h1>"), "Only a heading");
 }
 
+TEST(HeadlineTitle, AHeadingsPermalinkMarkIsNotItsText) {
+    EXPECT_EQ(headline_of("<title>Logging HOWTO \xE2\x80\x94 Docs</title>",
+                          "<h1>Logging HOWTO<a class=\"headerlink\" href=\"#logging-howto\">\xC2\xB6</a></h1>"),
+              "Logging HOWTO");
+    EXPECT_EQ(headline_of("", "<h1><a href=\"#top\">#</a> Install</h1>"), "Install");
+    // A link to elsewhere, or one that says more than a mark, is the heading's text.
+    EXPECT_EQ(headline_of("", "<h1>C <a href=\"/sharp\">#</a></h1>"), "C #");
+    EXPECT_EQ(headline_of("", "<h1>Step <a href=\"#one\">one</a></h1>"), "Step one");
+}
+
+TEST(HeadlineTitle, AHeadingEndingAsItsTitleDoesLosesTheSitesPart) {
+    // The ending names the site (the host), or the title goes on past it.
+    EXPECT_EQ(headline_of("<title>Catering Tips | Cookshack</title>", "<h1>Catering Tips | Cookshack</h1>",
+                          "https://www.cookshack.example/forum/tips"),
+              "Catering Tips");
+    EXPECT_EQ(headline_of("<title>Best Exhibitions 2025 \xE2\x80\x93 Artlyst - Artlyst</title>",
+                          "<h1>Best Exhibitions 2025 \xE2\x80\x93 Artlyst</h1>"),
+              "Best Exhibitions 2025");
+    // A subtitle the title ends with, not naming the site, stays.
+    EXPECT_EQ(headline_of("<title>How to Replace Brake Pads \xE2\x80\x93 From a Mechanic</title>",
+                          "<h1>How to Replace Brake Pads \xE2\x80\x93 From a Mechanic</h1>",
+                          "https://cars.example/brakes"),
+              "How to Replace Brake Pads \xE2\x80\x93 From a Mechanic");
+}
+
 TEST(HeadlineTitle, ALineBreakInTheHeadingSeparatesItsWords) {
     EXPECT_EQ(headline_of("", "<h1><span>News Product<br>Management</span></h1>"), "News Product Management");
     EXPECT_EQ(headline_of("", "<h1>Data<div>Agency</div></h1>"), "Data Agency");
