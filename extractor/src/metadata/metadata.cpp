@@ -1226,11 +1226,10 @@ SourcedText headline_title(const dom::Document& doc, std::string_view base_url, 
                                   (words.front().size() >= kShortestHostWord &&
                                    host.find(words.front()) != std::string::npos)));
     };
-    // A headline that ends as the title does after its first part loses that
-    // ending, when the title goes on past the headline ("Tips – Site - Site"
-    // against "Tips – Site") or the ending names the site ("Tips | Site"
-    // against the same title): the page repeats its title's tail in its
-    // heading. A headline that is its title with a subtitle keeps it.
+    // A headline that ends as the title does after its first part, in a part
+    // that names the site, loses that ending ("Tips | Site" against the same
+    // title): the page repeats its title's tail in its heading. A headline
+    // that is its title with a subtitle keeps it.
     const auto without_title_tail = [&](std::string text) {
         const std::vector<std::string_view> heading_parts = title_parts(text);
         std::size_t kept = heading_parts.size();
@@ -1240,8 +1239,7 @@ SourcedText headline_title(const dom::Document& doc, std::string_view base_url, 
             }
             kept = heading_parts.size() - k;
         }
-        const bool title_goes_on = parts.size() > heading_parts.size();
-        if (kept == heading_parts.size() || !(title_goes_on || names_site(heading_parts.back()))) {
+        if (kept == heading_parts.size() || !names_site(heading_parts.back())) {
             return text;
         }
         const std::string_view last = heading_parts[kept - 1];

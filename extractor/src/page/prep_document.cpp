@@ -53,8 +53,18 @@ void remove_all(dom::Document& doc, Tag tag) {
 }  // namespace
 
 void unwrap_noscript_images(dom::Document& doc) {
+    // One walk finds both: removing an image removes no noscript.
+    std::vector<Node*> images;
+    std::vector<Node*> noscripts;
+    for (Node* n = dom::next_element(doc.root(), doc.root()); n != nullptr; n = dom::next_element(n, doc.root())) {
+        if (n->is(Tag::img)) {
+            images.push_back(n);
+        } else if (n->is(Tag::noscript)) {
+            noscripts.push_back(n);
+        }
+    }
     // Images with no source at all are placeholders for the noscript copy.
-    for (Node* img : elements_by_tag(doc.root(), Tag::img)) {
+    for (Node* img : images) {
         bool keep = false;
         for (std::uint32_t i = 0; i < img->attr_count && !keep; ++i) {
             const dom::Attribute& a = img->attrs[i];
@@ -66,7 +76,7 @@ void unwrap_noscript_images(dom::Document& doc) {
         }
     }
     // A noscript holding a single image replaces the lazy image just before it.
-    for (Node* noscript : elements_by_tag(doc.root(), Tag::noscript)) {
+    for (Node* noscript : noscripts) {
         if (noscript->parent == nullptr || !is_single_image(noscript)) {
             continue;
         }
@@ -195,20 +205,30 @@ void replace_brs(dom::Document& doc, Node* body) {
 }  // namespace
 
 void prep_document(dom::Document& doc) {
+    // One walk finds what each step takes: comments and styles hold no
+    // element, and the <br> replacement moves fonts without removing any.
     std::vector<Node*> comments;
+    std::vector<Node*> styles;
+    std::vector<Node*> fonts;
     for (Node* n = doc.root()->first_child; n != nullptr; n = dom::next_node(n, doc.root())) {
         if (n->kind == NodeKind::comment) {
             comments.push_back(n);
+        } else if (n->is(Tag::style)) {
+            styles.push_back(n);
+        } else if (n->is(Tag::font)) {
+            fonts.push_back(n);
         }
     }
-    for (Node* c : comments) {
-        dom::detach(c);
+    for (Node* n : comments) {
+        dom::detach(n);
     }
-    remove_all(doc, Tag::style);
+    for (Node* n : styles) {
+        dom::detach(n);
+    }
     if (Node* body = doc.body()) {
         replace_brs(doc, body);
     }
-    for (Node* font : elements_by_tag(doc.root(), Tag::font)) {
+    for (Node* font : fonts) {
         dom::Document::rename(font, Tag::span);
     }
 }

@@ -389,13 +389,18 @@ TEST(HeadlineTitle, AHeadingsPermalinkMarkIsNotItsText) {
 }
 
 TEST(HeadlineTitle, AHeadingEndingAsItsTitleDoesLosesTheSitesPart) {
-    // The ending names the site (the host), or the title goes on past it.
+    // The ending names the site: the host, or og:site_name.
     EXPECT_EQ(headline_of("<title>Catering Tips | Cookshack</title>", "<h1>Catering Tips | Cookshack</h1>",
                           "https://www.cookshack.example/forum/tips"),
               "Catering Tips");
-    EXPECT_EQ(headline_of("<title>Best Exhibitions 2025 \xE2\x80\x93 Artlyst - Artlyst</title>",
+    EXPECT_EQ(headline_of("<title>Best Exhibitions 2025 \xE2\x80\x93 Artlyst - Artlyst</title>"
+                          "<meta property=\"og:site_name\" content=\"Artlyst\">",
                           "<h1>Best Exhibitions 2025 \xE2\x80\x93 Artlyst</h1>"),
               "Best Exhibitions 2025");
+    // A tail that matches the title's but names something else stays.
+    EXPECT_EQ(headline_of("<title>Ministry | Grants stopped - Rules change</title>",
+                          "<h1>Grants stopped - Rules change</h1>", "https://ministry.example/news"),
+              "Grants stopped - Rules change");
     // A subtitle the title ends with, not naming the site, stays.
     EXPECT_EQ(headline_of("<title>How to Replace Brake Pads \xE2\x80\x93 From a Mechanic</title>",
                           "<h1>How to Replace Brake Pads \xE2\x80\x93 From a Mechanic</h1>",
