@@ -5,10 +5,12 @@
 #include "dom/raw_text.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cstring>
 
 #include "pith/dom.hpp"
+#include "text/ascii_block.hpp"
 #include "text/text.hpp"
 
 namespace pith::dom {
@@ -439,6 +441,22 @@ CutText measure_cut(std::string_view text, bool as_parsed) noexcept {
     std::size_t pos = 0;
     char previous = '\0';
     while (pos < text.size()) {
+        // Script text is mostly ASCII without carriage returns: past its
+        // leading white space, eight such bytes are eight units at once.
+        text::AsciiBlock block;
+        if (!in_leading && previous != '\r' && text::ascii_block(text, pos, block) &&
+            text::bytes_between(block, '\r', '\r') == 0) {
+            length += 8;
+            if (block.content != 0) {
+                const auto last_content = static_cast<std::size_t>(63 - std::countl_zero(block.content)) / 8;
+                since_non_space = 7 - last_content;
+            } else {
+                since_non_space += 8;
+            }
+            previous = text[pos + 7];
+            pos += 8;
+            continue;
+        }
         const char lead = text[pos];
         std::size_t units = 1;
         bool space;
