@@ -2,6 +2,7 @@
 // where only a length is needed.
 #include "dom/inner_text.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "text/ascii_block.hpp"
@@ -18,14 +19,13 @@ std::string inner_text(const Node* node, bool normalize) {
     return std::string(trimmed);
 }
 
-namespace {
-
-// inner_text_length(node, true): the characters other than white space, and
-// one for each run of white space between two of them.
-std::size_t collapsed_length(const Node* node) noexcept {
+std::size_t inner_text_length(const Node* node, bool normalize) {
+    // Walks the text nodes once, tracking white space runs, so no string is
+    // built: a run between two characters counts one (normalized) or its
+    // length (every white space code point is one UTF-16 unit).
     std::size_t length = 0;
+    std::size_t pending = 0;  // white space since the last character
     bool seen = false;        // a character other than white space was counted
-    bool after_space = false;  // white space since the last such character
     for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
         if (!n->is_text()) {
             continue;
@@ -34,12 +34,13 @@ std::size_t collapsed_length(const Node* node) noexcept {
         std::size_t pos = 0;
         while (pos < s.size()) {
             text::AsciiBlock block;
-            if (seen && text::ascii_block(s, pos, block)) {
-                // A character after white space closes a run: one more.
-                const std::uint64_t after = (block.space << 8U) | (after_space ? 0x80U : 0U);
+            if (normalize && seen && text::ascii_block(s, pos, block)) {
+                // Eight ASCII bytes at once: a character after white space
+                // closes a run, which counts one.
+                const std::uint64_t after = (block.space << 8U) | (pending != 0 ? 0x80U : 0U);
                 length += static_cast<std::size_t>(text::count_of(block.content) +
                                                    text::count_of(block.content & after));
-                after_space = (block.space >> 63U) != 0;
+                pending = block.space >> 63U;
                 pos += 8;
                 continue;
             }
@@ -47,48 +48,15 @@ std::size_t collapsed_length(const Node* node) noexcept {
             const std::size_t w = b < 0x80 ? static_cast<std::size_t>(b == ' ' || (b >= 0x09 && b <= 0x0D))
                                            : text::space_at(s, pos);
             if (w != 0) {
-                after_space = true;
+                ++pending;
                 pos += w;
                 continue;
             }
-            const std::size_t step = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
-            length += (step == 4 ? 2U : 1U) + (seen && after_space ? 1U : 0U);
+            if (seen) {
+                length += normalize ? std::min<std::size_t>(pending, 1) : pending;
+            }
+            pending = 0;
             seen = true;
-            after_space = false;
-            pos += step;
-        }
-    }
-    return length;
-}
-
-}  // namespace
-
-std::size_t inner_text_length(const Node* node, bool normalize) {
-    if (normalize) {
-        return collapsed_length(node);
-    }
-    // Walks the text nodes once, tracking white space runs, so no string is built.
-    std::size_t length = 0;       // units committed so far
-    std::size_t pending_units = 0;  // white space run not yet known to be interior
-    bool seen_content = false;
-    for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
-        if (!n->is_text()) {
-            continue;
-        }
-        const std::string_view s = n->data;
-        std::size_t pos = 0;
-        while (pos < s.size()) {
-            const auto b = static_cast<unsigned char>(s[pos]);
-            const std::size_t w = b < 0x80 ? static_cast<std::size_t>(b == ' ' || (b >= 0x09 && b <= 0x0D))
-                                           : text::space_at(s, pos);
-            if (w != 0) {
-                ++pending_units;  // every white space code point is one UTF-16 unit
-                pos += w;
-                continue;
-            }
-            length += seen_content ? pending_units : 0U;
-            pending_units = 0;
-            seen_content = true;
             const std::size_t step = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
             length += step == 4 ? 2 : 1;
             pos += step;

@@ -17,15 +17,19 @@ TEST(InnerText, TrimsAndCollapsesRunsAsReadabilityDoes) {
     EXPECT_EQ(inner_text(div, false), "Hello   big\n\n world\xC2\xA0\xC2\xA0!");
 }
 
+// Paragraphs whose text has every kind of white space run, at its edges too.
+constexpr const char* kPages[] = {
+    "<p>  a  b </p>",
+    "<p>caf\xC3\xA9 \xF0\x9F\x98\x80  \xE2\x82\xAC x</p>",
+    "<p>one<br>two\n<span> three </span>  \xE3\x80\x80 four</p>",
+    "<p>   </p>",
+    "<p>a\u00A0b \u00A0 c</p>",
+    "<p>\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80 <b>x  y</b>\n\n z</p>",
+    "<p>  lead <i>in</i>     and\xC2\xA0\xC2\xA0out   </p>",
+};
+
 TEST(InnerText, LengthAgreesWithTheStringsUtf16Length) {
-    const char* pages[] = {
-        "<p>  a  b </p>",
-        "<p>caf\xC3\xA9 \xF0\x9F\x98\x80  \xE2\x82\xAC x</p>",
-        "<p>one<br>two\n<span> three </span>  \xE3\x80\x80 four</p>",
-        "<p>   </p>",
-        "<p>a\u00A0b \u00A0 c</p>",
-    };
-    for (const char* page : pages) {
+    for (const char* page : kPages) {
         Document doc = parse_or_fail(page);
         const Node* p = doc.body()->first_element_child();
         for (const bool normalize : {true, false}) {
@@ -36,16 +40,7 @@ TEST(InnerText, LengthAgreesWithTheStringsUtf16Length) {
 }
 
 TEST(InnerText, LongerThanAndPrefixAgreeWithTheWholeString) {
-    const char* pages[] = {
-        "<p>  a  b </p>",
-        "<p>caf\xC3\xA9 \xF0\x9F\x98\x80  \xE2\x82\xAC x</p>",
-        "<p>one<br>two\n<span> three </span>  \xE3\x80\x80 four</p>",
-        "<p>   </p>",
-        "<p>a\u00A0b \u00A0 c</p>",
-        "<p>\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80 <b>x  y</b>\n\n z</p>",
-        "<p>  lead <i>in</i>     and\xC2\xA0\xC2\xA0out   </p>",
-    };
-    for (const char* page : pages) {
+    for (const char* page : kPages) {
         Document doc = parse_or_fail(page);
         const Node* p = doc.body()->first_element_child();
         const std::string whole = inner_text(p);
