@@ -402,10 +402,7 @@ struct SignalWalker {
                 const std::uint64_t word_before = (block.content << 8U) | (in_word ? 0x80U : 0U);
                 count += static_cast<std::size_t>(text::count_of(block.content & ~word_before));
                 in_word = (block.content >> 63U) != 0;
-                const std::uint64_t space_before = (block.space << 8U) | (space_pending ? 0x80U : 0U);
-                text_units += static_cast<std::size_t>(text::count_of(block.content) +
-                                                       text::count_of(block.content & space_before));
-                space_pending = (block.space >> 63U) != 0;
+                text_units += text::collapsed_units(block, space_pending);
                 date_parts = 0;
                 pos += 8;
                 continue;

@@ -34,13 +34,10 @@ std::size_t inner_text_length(const Node* node, bool normalize) {
         std::size_t pos = 0;
         while (pos < s.size()) {
             text::AsciiBlock block;
-            if (normalize && seen && text::ascii_block(s, pos, block)) {
-                // Eight ASCII bytes at once: a character after white space
-                // closes a run, which counts one.
-                const std::uint64_t after = (block.space << 8U) | (pending != 0 ? 0x80U : 0U);
-                length += static_cast<std::size_t>(text::count_of(block.content) +
-                                                   text::count_of(block.content & after));
-                pending = block.space >> 63U;
+            if (normalize && seen && text::ascii_block(s, pos, block)) {  // eight ASCII bytes at once
+                bool after_space = pending != 0;
+                length += text::collapsed_units(block, after_space);
+                pending = after_space ? 1 : 0;
                 pos += 8;
                 continue;
             }

@@ -800,8 +800,6 @@ std::string by_line_name(std::string_view line) {
     return looks_like_full_name(name) ? name : std::string();
 }
 
-// A label that puts the author's name in the next element: "Written by",
-// "By", "Author:" alone in their element.
 // Whether a leaf element's text may be an author label: every label holds
 // "by" or "author", and most short leaves hold neither, so their text is not
 // built. A leaf whose text is split (around a comment) is always read.
@@ -814,6 +812,8 @@ bool may_be_author_label(const Node* leaf) {
     return !only->is_text() || kLabelWords.found_in(only->data);
 }
 
+// A label that puts the author's name in the next element: "Written by",
+// "By", "Author:" alone in their element.
 bool is_author_label(std::string_view text) {
     static constexpr std::array<std::string_view, 8> kLabels{"written by", "by", "author", "authors",
                                                              "posted by", "words by", "story by", "article by"};
@@ -822,6 +822,20 @@ bool is_author_label(std::string_view text) {
         lower.pop_back();
     }
     return std::find(kLabels.begin(), kLabels.end(), text::trim(lower)) != kLabels.end();
+}
+
+// Sets `chosen`, when unset, to the first of `candidates` that is set.
+void first_of(std::optional<SourcedText>& chosen, std::initializer_list<std::optional<SourcedText>*> candidates) {
+    for (std::optional<SourcedText>* candidate : candidates) {
+        if (!chosen && *candidate) {
+            chosen = **candidate;
+        }
+    }
+}
+
+// The page's headline: its first <h1> with text.
+bool is_headline(const Node* n) {
+    return n->is(Tag::h1) && n->ns == dom::Namespace::html && !text::trim(dom::text_content(n)).empty();
 }
 
 }  // namespace
@@ -864,8 +878,7 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
         if (n->kind != NodeKind::element) {
             continue;
         }
-        if (headline == nullptr && n->is(Tag::h1) && n->ns == dom::Namespace::html &&
-            !text::trim(dom::text_content(n)).empty()) {
+        if (headline == nullptr && is_headline(n)) {
             headline = n;
         }
         const std::string itemprop = lower_attr(n, "itemprop");
@@ -931,14 +944,6 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
             out.authors_source = out.meta_authors_source;
         }
     }
-    const auto first_of = [](std::optional<SourcedText>& chosen,
-                             std::initializer_list<std::optional<SourcedText>*> in) {
-        for (std::optional<SourcedText>* candidate : in) {
-            if (!chosen && *candidate) {
-                chosen = **candidate;
-            }
-        }
-    };
     std::optional<SourcedText> in_url;
     if (std::optional<std::string> date = url_date(url)) {
         in_url = SourcedText{*date, "url"};
@@ -1025,19 +1030,10 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
                 }
             }
         }
-        if (headline == nullptr && n->is(Tag::h1) && n->ns == dom::Namespace::html &&
-            !text::trim(dom::text_content(n)).empty()) {
+        if (headline == nullptr && is_headline(n)) {
             headline = n;
         }
     }
-    const auto first_of = [](std::optional<SourcedText>& chosen,
-                             std::initializer_list<std::optional<SourcedText>*> in) {
-        for (std::optional<SourcedText>* candidate : in) {
-            if (!chosen && *candidate) {
-                chosen = **candidate;
-            }
-        }
-    };
     first_of(out.first_poster, {&data_author, &itemprop_author, &user_class});
     first_of(out.shown_author, {&author_link, &labelled_author, &by_line});
     first_of(out.first_time, {&first_time});

@@ -1151,9 +1151,6 @@ bool is_json_ld_article_type(std::string_view type) { return is_article_type(typ
 
 namespace {
 
-// A heading's text as it reads: a line break (<br>) or a block inside it
-// ("News Product<br>Management", "<div>Data</div><div>Agency</div>")
-// separates words, which textContent would glue.
 // A link to its own heading ("#install") shown as one mark (¶, #, §, 🔗):
 // documentation generators put one in every heading; it is not the title.
 bool is_permalink_mark(const Node* n) {
@@ -1166,6 +1163,9 @@ bool is_permalink_mark(const Node* n) {
     return end == text.size() && !text.empty() && (c == U'#' || c == U'\u00B6' || c == U'\u00A7' || c == U'\U0001F517');
 }
 
+// A heading's text as it reads: a line break (<br>) or a block inside it
+// ("News Product<br>Management", "<div>Data</div><div>Agency</div>")
+// separates words, which textContent would glue; a permalink mark is not read.
 std::string heading_text(const Node* heading) {
     std::string out;
     for (const Node* n = dom::next_node(heading, heading); n != nullptr;) {
@@ -1195,6 +1195,11 @@ SourcedText headline_title(const dom::Document& doc, std::string_view base_url, 
     const std::string host = squeezed_host(base_url);
     const std::vector<std::string_view> parts = title_parts(title);
 
+    // Whether the host holds these words, run together.
+    const auto in_host = [&](std::string words) {
+        std::erase(words, ' ');
+        return !host.empty() && host.find(words) != std::string::npos;
+    };
     const auto is_site_name = [&](std::string_view heading) {
         const std::string words = joined_words(heading);
         if (words.empty() || words == site) {
@@ -1205,26 +1210,19 @@ SourcedText headline_title(const dom::Document& doc, std::string_view base_url, 
                 return true;
             }
         }
-        std::string squeezed = words;
-        std::erase(squeezed, ' ');
-        return !host.empty() && host.find(squeezed) != std::string::npos;
+        return in_host(words);
     };
-    // Whether a title's part names the site: its og:site_name, or its first
-    // word (four letters or more) or all its words found in the host.
+    // Whether a title's part names the site: its og:site_name, or all its
+    // words or its first word (four letters or more) found in the host.
     const auto names_site = [&](std::string_view part) {
-        const std::vector<std::string> words = title_words(part);
+        const std::string words = joined_words(part);
         if (words.empty()) {
             return false;
         }
-        std::string squeezed;
-        for (const std::string& word : words) {
-            squeezed += word;
-        }
         constexpr std::size_t kShortestHostWord = 4;
-        return joined_words(part) == site ||
-               (!host.empty() && (host.find(squeezed) != std::string::npos ||
-                                  (words.front().size() >= kShortestHostWord &&
-                                   host.find(words.front()) != std::string::npos)));
+        const std::string_view first_word = std::string_view(words).substr(0, words.find(' '));
+        return words == site || in_host(words) ||
+               (first_word.size() >= kShortestHostWord && in_host(std::string(first_word)));
     };
     // A headline that ends as the title does after its first part, in a part
     // that names the site, loses that ending ("Tips | Site" against the same

@@ -46,64 +46,6 @@ bool is_word_char(char c) noexcept {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || static_cast<unsigned char>(c) >= 0x80U;
 }
 
-// The text and link text of every element of an article, measured once
-// bottom-up, so that judging each element costs nothing per level of
-// nesting. Removals only ever take elements after the one being judged, so
-// what is looked up later is still what the page holds; the date-line and
-// label passes after them use the figures as upper bounds.
-struct Measure {
-    std::size_t text = 0;  // UTF-16 units, as text::inner_text_length
-    double links = 0.0;    // of that, in links, as link_density weighs them
-};
-
-class Measures {
-public:
-    // Numbers the article's elements in ScoreState::index (0 is "not measured").
-    explicit Measures(Node* article) {
-        std::vector<Node*> elements;
-        for (Node* n = article; n != nullptr; n = dom::next_element(n, article)) {
-            elements.push_back(n);
-            n->score.index = static_cast<std::uint32_t>(elements.size());
-        }
-        measures_.resize(elements.size() + 1);
-        std::vector<CollapsedText> texts(elements.size() + 1);
-        std::size_t punctuation = 0;  // not wanted here
-        for (auto it = elements.rbegin(); it != elements.rend(); ++it) {  // children before parents
-            const Node* element = *it;
-            CollapsedText text;
-            double links = 0.0;
-            for (const Node* child = element->first_child; child != nullptr; child = child->next) {
-                if (child->is_text()) {
-                    measure_text(child->data, text, punctuation);
-                } else if (child->is_element()) {
-                    text.append(texts[child->score.index]);
-                    links += measures_[child->score.index].links;
-                }
-            }
-            if (element->is(Tag::a)) {
-                // Source: Readability.js: in-page (#) links weigh 0.3.
-                links += static_cast<double>(text.length()) * (patterns::hash_url(element->attr("href")) ? 0.3 : 1.0);
-            }
-            texts[element->score.index] = text;
-            measures_[element->score.index] = Measure{text.length(), links};
-        }
-    }
-
-    [[nodiscard]] std::size_t text(const Node* element) const { return find(element).text; }
-    [[nodiscard]] double link_density(const Node* element) const {
-        const Measure& m = find(element);
-        return m.text == 0 ? 0.0 : m.links / static_cast<double>(m.text);
-    }
-
-private:
-    [[nodiscard]] const Measure& find(const Node* element) const {
-        const std::uint32_t index = element->score.index;
-        return index < measures_.size() ? measures_[index] : measures_.front();
-    }
-
-    std::vector<Measure> measures_;  // [0] is the empty measure
-};
-
 // Class names that say what an element has or is in ("has-sharing",
 // "is-sticky") rather than what it is; they never make it boilerplate.
 bool is_modifier_class(std::string_view name) noexcept {
@@ -472,12 +414,12 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
         return BoilerplateKind::none;
     }
     if (length > 0 && (is_line_block(node) || is_list(node))) {
-        const double density = measures.link_density(node);
+        const double density = measures.link_density_with_self(node);
         if (is_list(node) ? density >= 0.7 : is_link_line(node, length, density)) {
             return BoilerplateKind::links;
         }
     }
-    if (length > 0 && is_section_block(node) && measures.link_density(node) >= 0.6) {
+    if (length > 0 && is_section_block(node) && measures.link_density_with_self(node) >= 0.6) {
         return BoilerplateKind::links;  // a box of links: teasers, a menu, a tag cloud
     }
     return BoilerplateKind::none;
@@ -579,7 +521,7 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article, bool links) {
             removed.push_back(record(boilerplate_kind_name(kind), node));
             strip_text_keep_media(node);
         } else {
-            remove_with_label(node, boilerplate_kind_name(kind), measures.link_density(node), removed);
+            remove_with_label(node, boilerplate_kind_name(kind), measures.link_density_with_self(node), removed);
         }
         node = next;
     }

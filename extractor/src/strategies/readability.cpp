@@ -3,7 +3,6 @@
 // ancestors, pick the top candidate, merge its siblings, clean the result.
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <vector>
 
 #include "metadata/metadata.hpp"
@@ -52,56 +51,6 @@ bool has_unlikely_role(const Node* node) {
     const std::string_view r = role->value;
     return r == "menu" || r == "menubar" || r == "complementary" || r == "navigation" || r == "alert" ||
            r == "alertdialog" || r == "dialog";
-}
-
-// link_density() of each of `candidates` (the elements the scoring
-// initialized, and no other), in one walk of `root` that sums each element's
-// text and link text from its children's, as boilerplate.cpp's Measures do:
-// measuring each candidate's subtree on its own read the page's text once per
-// level of the candidates' nesting, a tenth of auto's time.
-std::vector<double> link_densities(Node* root, const std::vector<Node*>& candidates) {
-    std::vector<double> densities(candidates.size(), 0.0);
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-        candidates[i]->score.index = static_cast<std::uint32_t>(i);
-    }
-    struct Open {
-        const Node* element;
-        CollapsedText text;
-        double links;  // link text below the element, as link_density() weighs it
-    };
-    std::vector<Open> open{{root, {}, 0.0}};
-    std::size_t punctuation = 0;  // not wanted here
-    const Node* child = root->first_child;
-    while (!open.empty()) {
-        if (child != nullptr) {
-            if (child->is_element()) {
-                open.push_back({child, {}, 0.0});
-                child = child->first_child;
-                continue;
-            }
-            if (child->is_text()) {
-                measure_text(child->data, open.back().text, punctuation);
-            }
-            child = child->next;
-            continue;
-        }
-        Open closed = open.back();
-        open.pop_back();
-        const std::size_t length = closed.text.length();
-        if (closed.element->score.initialized && length > 0) {
-            densities[closed.element->score.index] = closed.links / static_cast<double>(length);
-        }
-        if (closed.element->is(Tag::a)) {
-            // Source: Readability.js: in-page (#) links weigh 0.3.
-            closed.links += static_cast<double>(length) * (patterns::hash_url(closed.element->attr("href")) ? 0.3 : 1.0);
-        }
-        if (!open.empty()) {
-            open.back().text.append(closed.text);
-            open.back().links += closed.links;
-        }
-        child = closed.element == root ? nullptr : closed.element->next;
-    }
-    return densities;
 }
 
 bool is_scored_tag(const Node* node) {
@@ -326,10 +275,11 @@ StrategyResult grab_article(dom::Document& doc, const ExtractOptions& options, c
     // 3. Scale by link density and keep the best n_top_candidates.
     std::vector<Ranked> top;
     const std::size_t n_top = std::max<std::size_t>(options.passes.n_top_candidates, 1);
-    const std::vector<double> densities = link_densities(doc.root(), candidates);
-    for (std::size_t c = 0; c < candidates.size(); ++c) {
-        Node* candidate = candidates[c];
-        const double density = densities[c];
+    // Measured for every candidate in one walk: a candidate's subtree read on
+    // its own would read the page's text once per level of their nesting.
+    const Measures measures(doc.root());
+    for (Node* candidate : candidates) {
+        const double density = measures.link_density(candidate);
         // dom_smoothie's min_score_to_adjust: weak candidates keep their score.
         if (!options.readability.min_score_to_adjust || candidate->score.content_score > *options.readability.min_score_to_adjust) {
             candidate->score.content_score = scorer.final_score(candidate->score.content_score, density);

@@ -37,11 +37,8 @@ void measure_text(std::string_view s, CollapsedText& text, std::size_t& punctuat
     while (pos < s.size()) {
         text::AsciiBlock block;
         if (text.content && text::ascii_block(s, pos, block)) {
-            // add_character and add_space for eight ASCII bytes at once: a
-            // character after white space closes a run, which counts one.
-            const std::uint64_t after = (block.space << 8U) | (text.trail_space ? 0x80U : 0U);
-            text.units += static_cast<std::size_t>(text::count_of(block.content) + text::count_of(block.content & after));
-            text.trail_space = (block.space >> 63U) != 0;
+            // add_character and add_space for eight ASCII bytes at once.
+            text.units += text::collapsed_units(block, text.trail_space);
             punctuation += static_cast<std::size_t>(text::count_of(block.punctuation));
             pos += 8;
             continue;
@@ -65,6 +62,58 @@ void measure_text(std::string_view s, CollapsedText& text, std::size_t& punctuat
             punctuation += static_cast<std::size_t>(is_comma_or_period(c));
         }
     }
+}
+
+Measures::Measures(Node* root) {
+    std::vector<Node*> elements;
+    for (Node* n = root; n != nullptr; n = dom::next_element(n, root)) {
+        elements.push_back(n);
+        n->score.index = static_cast<std::uint32_t>(elements.size());
+    }
+    measures_.resize(elements.size() + 1);
+    std::vector<CollapsedText> texts(elements.size() + 1);
+    std::size_t punctuation = 0;  // not wanted here
+    for (auto it = elements.rbegin(); it != elements.rend(); ++it) {  // children before parents
+        const Node* element = *it;
+        CollapsedText text;
+        double links = 0.0;
+        for (const Node* child = element->first_child; child != nullptr; child = child->next) {
+            if (child->is_text()) {
+                measure_text(child->data, text, punctuation);
+            } else if (child->is_element()) {
+                const Measure& below = measures_[child->score.index];
+                text.append(texts[child->score.index]);
+                links += below.links_below + own_link_text(child, below.text);
+            }
+        }
+        texts[element->score.index] = text;
+        measures_[element->score.index] = Measure{text.length(), links};
+    }
+}
+
+std::size_t Measures::text(const Node* element) const { return find(element).text; }
+
+double Measures::link_density(const Node* element) const {
+    const Measure& m = find(element);
+    return m.text == 0 ? 0.0 : m.links_below / static_cast<double>(m.text);
+}
+
+double Measures::link_density_with_self(const Node* element) const {
+    const Measure& m = find(element);
+    return m.text == 0 ? 0.0 : (m.links_below + own_link_text(element, m.text)) / static_cast<double>(m.text);
+}
+
+const Measures::Measure& Measures::find(const Node* element) const {
+    const std::uint32_t index = element->score.index;
+    return index < measures_.size() ? measures_[index] : measures_.front();
+}
+
+double Measures::own_link_text(const Node* element, std::size_t text) {
+    if (!element->is(Tag::a)) {
+        return 0.0;
+    }
+    // Source: Readability.js: in-page (#) links weigh 0.3.
+    return static_cast<double>(text) * (patterns::hash_url(element->attr("href")) ? 0.3 : 1.0);
 }
 
 bool preprocessing_removes(const Node* element, PassFlags flags) {

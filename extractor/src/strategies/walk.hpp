@@ -67,6 +67,36 @@ struct CollapsedText {
 // full stops (lectito.cpp says which) to `punctuation`.
 void measure_text(std::string_view s, CollapsedText& text, std::size_t& punctuation) noexcept;
 
+// The text and link text of every element under a root, measured once
+// bottom-up, so that asking about each element costs nothing per level of
+// nesting: readability's candidates' link densities, auto's boilerplate
+// removal. The figures are the subtree's when measured; a caller that removes
+// elements afterwards reads them as upper bounds. Numbers the elements in
+// ScoreState::index (0 is "not measured").
+class Measures {
+public:
+    explicit Measures(dom::Node* root);
+
+    // UTF-16 units of the element's text, as dom::inner_text_length.
+    [[nodiscard]] std::size_t text(const dom::Node* element) const;
+    // Readability's link density (page/predicates.hpp): the text of the links
+    // inside the element (in-page links weigh 0.3) over its text.
+    [[nodiscard]] double link_density(const dom::Node* element) const;
+    // The same with the element itself counted when it is a link.
+    [[nodiscard]] double link_density_with_self(const dom::Node* element) const;
+
+private:
+    struct Measure {
+        std::size_t text = 0;
+        double links_below = 0.0;  // the link text inside the element, weighed
+    };
+    [[nodiscard]] const Measure& find(const dom::Node* element) const;
+    // What `element`'s own link adds to its ancestors' link text.
+    [[nodiscard]] static double own_link_text(const dom::Node* element, std::size_t text);
+
+    std::vector<Measure> measures_;  // [0] is the empty measure
+};
+
 // The preprocessing lectito and fitness share (seed 001, "Preprocessing"):
 // true for elements to drop before scoring: hidden ones (is_probably_visible
 // false), <iframe>s, and under strip_unlikelys those whose class and id match

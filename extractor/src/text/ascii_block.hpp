@@ -5,6 +5,7 @@
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -55,5 +56,16 @@ struct AsciiBlock {
 
 // How many bytes of the block have the property.
 [[nodiscard]] inline int count_of(std::uint64_t mask) noexcept { return std::popcount(mask); }
+
+// The UTF-16 units a block adds to a collapsed text length (as
+// dom::inner_text_length: trimmed, each run of white space between two
+// characters one) once a character has been counted: its other characters,
+// and one for each run a character closes. `after_space`, whether white
+// space ended the text before the block, becomes whether the block ends in it.
+[[nodiscard]] inline std::size_t collapsed_units(const AsciiBlock& block, bool& after_space) noexcept {
+    const std::uint64_t after = (block.space << 8U) | (after_space ? 0x80U : 0U);
+    after_space = (block.space >> 63U) != 0;
+    return static_cast<std::size_t>(count_of(block.content) + count_of(block.content & after));
+}
 
 }  // namespace pith::text
