@@ -131,6 +131,34 @@ std::string inner_text_prefix(const Node* node, std::size_t code_points) {
     return words.substr(0, end);
 }
 
+std::string text_lines(const Node* node) {
+    std::string out;
+    const Node* last_text_parent = nullptr;
+    bool element_between = false;  // an element began since the last text
+    bool line_break = false;       // a <br> since the last text
+    for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
+        if (n->is_element()) {
+            element_between = true;
+            line_break = line_break || n->is(Tag::br);
+            continue;
+        }
+        if (!n->is_text() || n->data.empty()) {
+            continue;
+        }
+        const bool boundary = element_between || n->parent != last_text_parent;
+        const bool ends_in_space = !out.empty() && (text::space_at(out, out.size() - 1) > 0 || out.ends_with("\xC2\xA0"));
+        const bool glued = !out.empty() && !ends_in_space && text::space_at(n->data, 0) == 0;
+        if (!out.empty() && (line_break || (boundary && glued))) {
+            out.push_back('\n');
+        }
+        out.append(n->data);
+        last_text_parent = n->parent;
+        element_between = false;
+        line_break = false;
+    }
+    return out;
+}
+
 std::size_t text_content_length(const Node* node, std::size_t cap) noexcept {
     std::size_t length = 0;
     for (const Node* n = node; n != nullptr; n = next_node(n, node)) {

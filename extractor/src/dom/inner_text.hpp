@@ -29,6 +29,12 @@ namespace pith::dom {
 // much of the node's text as they need.
 [[nodiscard]] std::string inner_text_prefix(const Node* node, std::size_t code_points);
 
+// textContent with a line break where two elements' texts would run
+// together ("Jane Doe" and "Staff Writer" in two <p>s, with nothing between)
+// and at each <br>: what a reader sees as separate lines, for reading names
+// and dates out of a byline.
+[[nodiscard]] std::string text_lines(const Node* node);
+
 // UTF-16 length of the raw textContent, counting stops early once past `cap`
 // (the result is then some value > cap).
 [[nodiscard]] std::size_t text_content_length(const Node* node, std::size_t cap) noexcept;

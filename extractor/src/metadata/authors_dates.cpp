@@ -141,8 +141,16 @@ int month_of(std::string_view word) {
 
 // The first date written out in `s`: "4 September 2025", "September 4, 2025",
 // "Sep. 4 2025", "Tue, 04 Sep 2025 ..."; with `iso_too`, also "2025-09-04".
-// Reads at most `max_words` words.
-std::optional<std::string> first_written_date(std::string_view s, std::size_t max_words, bool iso_too) {
+// Reads at most `max_words` words. `at`, when given, gets the offset in `s`
+// of the date's first word.
+std::optional<std::string> first_written_date(std::string_view s, std::size_t max_words, bool iso_too,
+                                              std::size_t* at = nullptr) {
+    const auto found = [&](std::string_view first_word, std::optional<std::string> date) {
+        if (at != nullptr) {
+            *at = static_cast<std::size_t>(first_word.data() - s.data());
+        }
+        return date;
+    };
     std::vector<std::string_view> words;
     std::size_t pos = 0;
     while (pos < s.size() && words.size() < max_words) {
@@ -173,7 +181,7 @@ std::optional<std::string> first_written_date(std::string_view s, std::size_t ma
         if (iso_too && is_year(words[i])) {
             const std::string_view from = s.substr(static_cast<std::size_t>(words[i].data() - s.data()));
             if (std::optional<std::string> iso = iso_form(from.substr(0, 10))) {
-                return iso;
+                return found(words[i], std::move(iso));
             }
         }
         const int month = words[i].size() >= 3 ? month_of(words[i]) : 0;
@@ -185,7 +193,7 @@ std::optional<std::string> first_written_date(std::string_view s, std::size_t ma
             const int day = number(words[i + 1], 2);
             if (day > 0 && is_year(words[i + 2])) {
                 if (std::optional<std::string> date = ymd(number_at(words[i + 2], 0, 4), month, day)) {
-                    return date;
+                    return found(words[i], std::move(date));
                 }
             }
         }
@@ -194,7 +202,7 @@ std::optional<std::string> first_written_date(std::string_view s, std::size_t ma
             const int day = number(words[i - 1], 2);
             if (day > 0 && is_year(words[i + 1])) {
                 if (std::optional<std::string> date = ymd(number_at(words[i + 1], 0, 4), month, day)) {
-                    return date;
+                    return found(words[i - 1], std::move(date));
                 }
             }
         }
@@ -320,6 +328,22 @@ std::string element_text(const Node* n) {
     return text::collapse_runs(std::string(text::trim(dom::text_content(n))));
 }
 
+// An element's text line by line (dom::text_lines), each line trimmed and its
+// white space collapsed, empty lines left out.
+std::string element_lines(const Node* n) {
+    const std::string lines = dom::text_lines(n);
+    std::string out;
+    for (std::size_t start = 0; start < lines.size();) {
+        const std::size_t end = std::min(lines.find('\n', start), lines.size());
+        if (const std::string line = text::collapse_runs(text::trim(std::string_view(lines).substr(start, end - start)));
+            !line.empty()) {
+            out.append(out.empty() ? "" : "\n").append(line);
+        }
+        start = end + 1;
+    }
+    return out;
+}
+
 std::string lower_attr(const Node* n, std::string_view name) {
     return text::to_lower_ascii(text::trim(n->attr(name)));
 }
@@ -340,6 +364,43 @@ std::optional<std::string> url_date(std::string_view url) {
     return std::nullopt;
 }
 
+// What the words just before a date say it is, when not the publication's:
+// an update or an edit ("Updated Jan 8, 2026"), or a member's joining
+// ("Joined Nov 4, 2011").
+enum class DateLabel { none, update, joined };
+DateLabel label_before_date(std::string_view before) {
+    constexpr std::size_t kLabelReach = 24;  // bytes: "Last updated on:" and some space
+    before = before.substr(before.size() - std::min(before.size(), kLabelReach));
+    const std::string lower = text::to_lower_ascii(before);
+    static constexpr text::NeedleSet kJoined{std::to_array<std::string_view>({"joined", "member since"})};
+    static constexpr text::NeedleSet kUpdate{
+        std::to_array<std::string_view>({"updated", "modified", "edited", "reviewed"})};
+    return kJoined.found_in(lower) ? DateLabel::joined : kUpdate.found_in(lower) ? DateLabel::update : DateLabel::none;
+}
+
+// The first date written in `s` (first_written_date) that no label before it
+// calls an update's or a member's joining; else the first update's: pages
+// that show one date only show the last update as the article's date.
+std::optional<std::string> first_date_not_labelled(std::string_view s, std::size_t max_words) {
+    std::optional<std::string> first_update;
+    for (std::size_t from = 0; from < s.size();) {
+        std::size_t at = 0;
+        std::optional<std::string> date = first_written_date(s.substr(from), max_words, true, &at);
+        if (!date) {
+            break;
+        }
+        const DateLabel label = label_before_date(s.substr(0, from + at));
+        if (label == DateLabel::none) {
+            return date;
+        }
+        if (label == DateLabel::update && !first_update) {
+            first_update = std::move(date);
+        }
+        from += at + std::min(s.size() - from - at, std::size_t{4});  // past the date's first word at least
+    }
+    return first_update;
+}
+
 // A date written in the first 400 bytes of text after the page's first <h1>
 // with text (`headline`, found by read_authors_and_dates' walk), where bylines
 // show it ("By Jane Doe - March 4, 2025"). The last resort for the publication
@@ -357,7 +418,7 @@ std::optional<std::string> date_after_headline(const dom::Document& doc, const N
             }
         }
     }
-    return first_written_date(std::string_view(window).substr(0, kWindow), kWindow, true);
+    return first_date_not_labelled(std::string_view(window).substr(0, kWindow), kWindow);
 }
 
 // A date written in the 150 bytes of text just before the headline, where a
@@ -741,15 +802,20 @@ bool links_an_author_page(std::string_view href) {
     });
 }
 
+// Words that end a name in a byline: what a template writes after it.
+constexpr std::array<std::string_view, 6> kAfterName{"Updated", "Published", "Posted", "Reviewed", "Edited", "Modified"};
+
 // "By Jane Doe" at the start of a short line (after a date or a few
 // non-letters at most: "Mar 24, 2025 By Jane Doe", "— by Jane Doe"), the
-// name two to four capitalised words; "" when the line is no such byline.
+// name two to four capitalised words, ending at the line's end (a role or a
+// date in the next element: "By Jane Doe\nStaff Writer"); "" when the text
+// is no such byline.
 std::string by_line_name(std::string_view line) {
     const std::string lower = text::to_lower_ascii(line);
     std::size_t by = std::string::npos;
     for (const std::string_view lead : {"written by", "posted by", "by"}) {
         for (std::size_t at = lower.find(lead); at != std::string::npos; at = lower.find(lead, at + 1)) {
-            if ((at == 0 || lower[at - 1] == ' ') && at + lead.size() < lower.size()) {
+            if ((at == 0 || lower[at - 1] == ' ' || lower[at - 1] == '\n') && at + lead.size() < lower.size()) {
                 by = at;
                 break;
             }
@@ -779,15 +845,22 @@ std::string by_line_name(std::string_view line) {
     std::string name;
     std::size_t words = 0;
     for (std::size_t pos = 0; pos < rest.size() && words < 5;) {
-        const std::size_t end = std::min(rest.find(' ', pos), rest.size());
+        const std::size_t end = std::min(rest.find_first_of(" \n", pos), rest.size());
         std::string_view word = rest.substr(pos, end - pos);
-        const bool last = !word.empty() && (word.back() == ',' || word.back() == '|');
+        bool last = end < rest.size() && rest[end] == '\n';
+        last = last || (!word.empty() && (word.back() == ',' || word.back() == '|'));
         while (!word.empty() && (word.back() == ',' || word.back() == '|')) {
             word.remove_suffix(1);
         }
+        // A sentence's full stop, not an initial's ("Jane Doe." but "Jane T.").
+        if (word.size() > 2 && word.back() == '.' && std::isalpha(static_cast<unsigned char>(word[word.size() - 2]))) {
+            word.remove_suffix(1);
+            last = true;
+        }
         const bool capital = !word.empty() && word.front() >= 'A' && word.front() <= 'Z';
         const bool particle = std::find(kNameParticles.begin(), kNameParticles.end(), word) != kNameParticles.end();
-        if (word.empty() || !(capital || (particle && words > 0))) {
+        const bool after_name = std::find(kAfterName.begin(), kAfterName.end(), word) != kAfterName.end();
+        if (word.empty() || after_name || !(capital || (particle && words > 0))) {
             break;
         }
         name.append(name.empty() ? "" : " ").append(word);
@@ -1010,7 +1083,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             constexpr std::size_t kLongestBylineText = 120;
             if (!by_line && headline != nullptr && n != headline && ++after_headline <= kBylineWindow &&
                 dom::text_content_length(n, kLongestBylineText) <= kLongestBylineText) {
-                if (std::string name = by_line_name(element_text(n)); !name.empty()) {
+                if (std::string name = by_line_name(element_lines(n)); !name.empty()) {
                     by_line = SourcedText{std::move(name), "by line"};
                 }
             }

@@ -1280,7 +1280,8 @@ SourcedText headline_title(const dom::Document& doc, std::string_view base_url, 
 }
 
 void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAndDates& authors_dates,
-                    const std::optional<std::string>& found_byline, const std::optional<std::string>& lang) {
+                    const std::optional<std::string>& found_byline,
+                    const std::optional<std::string>& found_byline_lines, const std::optional<std::string>& lang) {
     const bool readability = article.strategy == Strategy::readability;
     article.title = metadata.title;
     const bool metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
@@ -1309,7 +1310,10 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
     article.authors = authored || !json_ld ? authors_dates.authors : authors_dates.meta_authors;
     sources.authors = authored || !json_ld ? authors_dates.authors_source : authors_dates.meta_authors_source;
     if (article.authors.empty() && article.byline && authored) {
-        article.authors = author_names(*article.byline);
+        // The found byline's names from its lines: "Jane Doe" and "Staff
+        // Writer" in two elements read as two lines, not "Jane DoeStaff Writer".
+        const bool found = !metadata_has_byline && found_byline_lines;
+        article.authors = author_names(found ? *found_byline_lines : *article.byline);
         sources.authors = "byline";
     }
     if (article.authors.empty()) {

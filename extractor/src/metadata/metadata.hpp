@@ -79,14 +79,16 @@ struct AuthorsAndDates;  // metadata/authors_dates.hpp
 
 // Step 6 of extract(): the article's title, byline, lang, excerpt, site
 // name, date, image and favicon from the page's metadata; the byline the
-// passes found in the page (`found_byline`) when the metadata has none, and
+// passes found in the page (`found_byline`; its names are read from
+// `found_byline_lines`, the same text line by line) when the metadata has none, and
 // the lang they read off <html>. Then pith's fields: the authors (the page's
 // marked-up authors, else the byline's names, else rel=author links), the
 // modified date, and, for every strategy but readability, the headline as
 // title and the marked-up publication date (Readability's when it reads as a
 // date and the page marks none); with the source of each.
 void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAndDates& authors_dates,
-                    const std::optional<std::string>& found_byline, const std::optional<std::string>& lang);
+                    const std::optional<std::string>& found_byline,
+                    const std::optional<std::string>& found_byline_lines, const std::optional<std::string>& lang);
 
 // Readability _textSimilarity: 1 - (length of b's words missing from a) / (length
 // of b's words), words being runs of ASCII [A-Za-z0-9_] after lowercasing.

@@ -200,7 +200,9 @@ StrategyResult grab_article(dom::Document& doc, const ExtractOptions& options, c
                     break;
                 }
             }
-            state.byline = std::string(text::trim(dom::text_content(name_node != nullptr ? name_node : node)));
+            const Node* byline = name_node != nullptr ? name_node : node;
+            state.byline = std::string(text::trim(dom::text_content(byline)));
+            state.byline_lines = dom::text_lines(byline);
             node = remove_and_get_next(node);
             continue;
         }

@@ -33,6 +33,7 @@ struct PassInput {
 // What readability carries across passes, as Readability keeps them on `this`.
 struct PassState {
     std::optional<std::string> byline;
+    std::optional<std::string> byline_lines;  // the byline as it reads line by line (dom::text_lines), for names
     std::optional<std::string> lang;
     std::optional<std::string> dir;
 };

@@ -17,6 +17,18 @@ TEST(InnerText, TrimsAndCollapsesRunsAsReadabilityDoes) {
     EXPECT_EQ(inner_text(div, false), "Hello   big\n\n world\xC2\xA0\xC2\xA0!");
 }
 
+TEST(InnerText, TextLinesBreakWhereElementsTextsWouldRunTogether) {
+    Document doc = parse_or_fail(
+        "<div><p>Jane Doe</p><p>Staff Writer</p><span>Dec 17, 2025</span><span>Updated</span>"
+        "<br>by <a>Ann Lee</a> and <i>Bo Roe</i></div>");
+    EXPECT_EQ(text_lines(doc.body()->first_element_child()),
+              "Jane Doe\nStaff Writer\nDec 17, 2025\nUpdated\nby Ann Lee and Bo Roe");
+    // A space on either side (a no-break space too) or a comment between two
+    // texts of one element is no break.
+    doc = parse_or_fail("<p>No <!-- note -->break\xC2\xA0<b>here</b><i> or</i> there</p>");
+    EXPECT_EQ(text_lines(doc.body()->first_element_child()), "No break\xC2\xA0here or there");
+}
+
 // Paragraphs whose text has every kind of white space run, at its edges too.
 constexpr const char* kPages[] = {
     "<p>  a  b </p>",

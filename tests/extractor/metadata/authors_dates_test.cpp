@@ -82,6 +82,21 @@ TEST(AuthorNames, ADateBeforeTheNamesOrGluedToThemIsNoName) {
     EXPECT_EQ(author_names("BY JANE DOE"), Names{"JANE DOE"});
 }
 
+TEST(AuthorsAndDates, TheBylineFoundInThePageIsReadLineByLine) {
+    // Readability's byline is the element's text as it is; its names are
+    // read from its lines, which the page's elements make.
+    const std::string page = "<html><body><article><h1>Rivers build land</h1>"
+                             "<div class=byline><p>Jane Doe</p><p>Staff Writer</p></div><p>" +
+                             std::string(200, 'x') + " Deltas grow where rivers drop their sediment.</p>"
+                             "</article></body></html>";
+    ExtractOptions options;
+    options.page_type = PageType::article;
+    const Article article = extract(page, options);
+    EXPECT_EQ(article.byline, "Jane DoeStaff Writer");
+    EXPECT_EQ(article.authors, Names{"Jane Doe"});
+    EXPECT_EQ(article.metadata_sources.authors, "byline");
+}
+
 TEST(AuthorsAndDates, AThreadsFirstPosterAsForumsMarkIt) {
     // data-author first, wherever it is; then itemprop=author; then a user's class.
     AuthorsAndDates found = read_page("", R"(<div class="post"><span class="username">reader9</span></div>)"
@@ -186,6 +201,18 @@ TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
     found = read_page("", R"(<h1>A story</h1><p>Written by: Jane van Doe | 5 min read</p>)");
     ASSERT_TRUE(found.shown_author);
     EXPECT_EQ(found.shown_author->value, "Jane van Doe");
+    // The name ends with its element: a role or a date after it, run
+    // together in the page's text, is not part of it; nor is a full stop or
+    // a word templates write after a name.
+    found = read_page("", R"(<h1>A story</h1><div><span>By Jane Doe</span><span>Staff Writer</span></div>)");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "Jane Doe");
+    found = read_page("", R"(<h1>A story</h1><p>By Jane Doe. Photos by Ann Lee</p>)");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "Jane Doe");
+    found = read_page("", R"(<h1>A story</h1><p>By Jane Doe Updated March 4, 2025</p>)");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "Jane Doe");
     // Not a byline: words before "by", one name only, before the headline.
     EXPECT_FALSE(read_page("", R"(<h1>A story</h1><p>Photos by Jane Doe</p><p>By Jane</p>)").shown_author);
     EXPECT_FALSE(read_page("", R"(<p>By Jane Doe</p><h1>A story</h1>)").shown_author);
@@ -251,6 +278,19 @@ TEST(AuthorsAndDates, ADateWrittenJustAfterTheHeadlineIsTheLastResort) {
                       "<h1>Tides</h1><p>March 4, 2025</p>");
     ASSERT_TRUE(found.published);
     EXPECT_EQ(found.published->value, "2024-12-01");  // what the page marks wins
+
+    // An update's date, or a member's joining, is passed over for a date
+    // that follows it; an update's is taken when no other date follows.
+    found = read_page("", "<h1>Tides</h1><p>Updated Jan 8, 2026</p><p>Published 5 July 2021</p>");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2021-07-05");
+    found = read_page("", "<h1>Tides</h1><p>Last updated on: 8 January 2026</p><p>Text.</p>");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2026-01-08");
+    found = read_page("", "<h1>Tides?</h1><dl><dt>Joined</dt><dd>Nov 4, 2011</dd></dl><p>Asked Dec 19, 2025</p>");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2025-12-19");
+    EXPECT_FALSE(read_page("", "<h1>Tides?</h1><p>Member since Nov 4, 2011</p>").published);
 
     // Only the first 400 bytes after the headline, and never before it.
     found = read_page("", "<p>March 4, 2025</p><h1>Tides</h1><p>" + std::string(450, 'x') + "</p><p>March 5, 2025</p>");
