@@ -913,6 +913,22 @@ bool is_headline(const Node* n) {
 
 }  // namespace
 
+// Whether an element's class or id names a date: "date", "publish" or
+// "posted" in it ("post-date", "entry-published", "postedOn").
+bool names_a_date(const Node* n) {
+    static constexpr text::NeedleSet kDateWords{std::to_array<std::string_view>({"date", "publish", "posted"})};
+    return kDateWords.found_in(n->attr("class")) || kDateWords.found_in(n->attr("id"));
+}
+
+// The date a short line holds when no label calls it an update's or a
+// member's joining ("Published on March 2, 2025", "12.12.2025").
+std::optional<std::string> unlabelled_date(std::string_view line) {
+    if (std::optional<std::string> date = iso_date(line); date && label_before_date(line) == DateLabel::none) {
+        return date;
+    }
+    return std::nullopt;
+}
+
 bool in_comment_thread(const Node* node) {
     constexpr std::size_t kAncestorsAsked = 100;
     std::size_t climbed = 0;
@@ -1039,6 +1055,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
     out.unmarked_read = true;
     std::optional<SourcedText> data_author, itemprop_author, user_class, author_link, labelled_author;
     std::optional<SourcedText> first_time;
+    std::optional<SourcedText> date_element;
     std::optional<SourcedText> by_line;
     std::size_t after_headline = 0;  // elements seen since the headline
     const Node* headline = nullptr;
@@ -1065,12 +1082,18 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             }
             // Names are short: a longer element's text is never built here.
             constexpr std::size_t kLongestShownName = 40;
+            constexpr std::size_t kLongestDateLine = 50;  // a date and its label, a weekday and a time
             const auto short_enough = [](const Node* e, std::size_t cap) {
                 return dom::text_content_length(e, cap) <= cap;
             };
             if (!user_class && names_a_user(n->attr("class")) && short_enough(n, kLongestShownName)) {
                 if (std::optional<std::string> name = poster_name(element_text(n))) {
                     user_class = SourcedText{*name, "user class"};
+                }
+            }
+            if (!date_element && names_a_date(n) && short_enough(n, kLongestDateLine) && !in_comment_thread(n)) {
+                if (std::optional<std::string> date = unlabelled_date(element_text(n))) {
+                    date_element = SourcedText{*date, "element named as a date"};
                 }
             }
             if (!first_time && n->is(Tag::time) && n->has_attr("datetime") && !in_comment_thread(n)) {
@@ -1110,6 +1133,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
     first_of(out.first_poster, {&data_author, &itemprop_author, &user_class});
     first_of(out.shown_author, {&author_link, &labelled_author, &by_line});
     first_of(out.first_time, {&first_time});
+    first_of(out.date_element, {&date_element});
     if (headline != nullptr && !out.published) {
         if (std::optional<std::string> date = before_headline.date()) {
             out.date_before_headline = SourcedText{*date, "text before the headline"};

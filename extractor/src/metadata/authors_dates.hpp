@@ -63,7 +63,12 @@ struct AuthorsAndDates {
     // A date written just before the headline (a kicker's, a dateline's).
     // Read by read_unmarked_facts.
     std::optional<SourcedText> date_before_headline;
-    bool unmarked_read = false;  // read_unmarked_facts filled the four above
+    // The first short element whose class or id names a date ("post-date",
+    // "published") and whose text is one, not an update's: a template's
+    // date line away from the headline. Read by read_unmarked_facts; taken
+    // for an article or a thread, last of all.
+    std::optional<SourcedText> date_element;
+    bool unmarked_read = false;  // read_unmarked_facts filled the five above
 };
 
 // The JSON-LD's facts, then the rest of the page (after preparation, which
@@ -78,7 +83,8 @@ struct AuthorsAndDates {
 [[nodiscard]] bool in_comment_thread(const dom::Node* node);
 
 // What the page shows without marking it as the article's authors or date:
-// first_poster, shown_author, first_time and date_before_headline. A walk of
+// first_poster, shown_author, first_time, date_before_headline and
+// date_element. A walk of
 // its own, made only for a page of the article or forum type that lacks a
 // marked author or date (extract.cpp). Once per page.
 void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out);

@@ -1354,6 +1354,10 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
                    (article.page_type == PageType::article || article.page_type == PageType::forum)) {
             article.published_time = authors_dates.date_before_headline->value;
             sources.published_time = authors_dates.date_before_headline->source;
+        } else if (authors_dates.date_element &&
+                   (article.page_type == PageType::article || article.page_type == PageType::forum)) {
+            article.published_time = authors_dates.date_element->value;
+            sources.published_time = authors_dates.date_element->source;
         }
     }
     if (article.published_time && !sources.published_time) {

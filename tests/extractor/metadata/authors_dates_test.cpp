@@ -184,6 +184,27 @@ TEST(AuthorsAndDates, ADateJustAboveTheHeadlineDatesAnArticleLast) {
     EXPECT_FALSE(extract(page, options).published_time);
 }
 
+TEST(AuthorsAndDates, AnElementNamedAsADateDatesAnArticleOrAThreadLastOfAll) {
+    const std::string filler(450, 'x');
+    EXPECT_EQ(read_page("", "<h1>Rivers</h1><p>" + filler + "</p><div class=entry-meta><span class=post-date>"
+                            "Published on March 2, 2025</span></div>").date_element->value, "2025-03-02");
+    // Not an update's, not a comment's, not a long text that mentions one.
+    EXPECT_FALSE(read_page("", "<span class=post-date>Updated March 2, 2025</span>").date_element);
+    EXPECT_FALSE(read_page("", "<div class=comments><span class=date>March 2, 2025</span></div>").date_element);
+    EXPECT_FALSE(read_page("", "<p class=dateline>On March 2, 2025 the river rose over its banks and the town "
+                               "moved uphill for good.</p>").date_element);
+    const std::string page = "<html><body><h1>Rivers build land</h1><p>" + filler + "</p><p>" +
+                             std::string(80, 'y') + " Deltas grow where rivers drop their sediment.</p>"
+                             "<div class=article__date>Sep 27, 2024</div></body></html>";
+    ExtractOptions options;
+    options.page_type = PageType::article;
+    const Article article = extract(page, options);
+    EXPECT_EQ(article.published_time, "2024-09-27");
+    EXPECT_EQ(article.metadata_sources.published_time, "element named as a date");
+    options.page_type = PageType::service;
+    EXPECT_FALSE(extract(page, options).published_time);
+}
+
 TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
     AuthorsAndDates found = read_page("", R"(<a href="/authors/jane-doe">Jane Doe</a>)"
                                           R"(<p>Written by</p><p>John Roe</p>)");
