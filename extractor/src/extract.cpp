@@ -27,6 +27,7 @@
 #include "budget/budget.hpp"
 #include "classify/page_type.hpp"
 #include "confidence/confidence.hpp"
+#include "dom/inner_text.hpp"
 #include "inspect/annotate.hpp"
 #include "metadata/metadata.hpp"
 #include "page/page.hpp"
@@ -67,6 +68,14 @@ Article article_from_page(PreparedPage& page, const ExtractOptions& options, Art
     apply_metadata(article, page.metadata, page.authors_dates, state.byline, state.byline_lines, state.lang);  // 6
     if (page.source_copy != nullptr) {                                  // 7
         article.annotated_source = annotate_source(page.doc, page.source_copy, article);
+    }
+    // An article without a word (what the cleaning left of a list of links,
+    // or images alone) is no article: a reader, or a pipeline fed text, gets
+    // nothing from it. Readability.js returns it, so `readability` does.
+    if (run.chosen && article.strategy != Strategy::readability && !dom::has_text(run.chosen->content)) {
+        run.chosen.reset();
+        article.decision += article.decision.empty() ? "" : "; ";
+        article.decision += "the article kept holds no text";
     }
     if (!run.chosen) {
         article.status = Status::no_content;

@@ -15,6 +15,7 @@ namespace {
 
 using pith::extract::Article;
 using pith::extract::ExtractOptions;
+using pith::extract::PageType;
 using pith::extract::PassFlags;
 using pith::extract::Policy;
 using pith::extract::SelectMode;
@@ -135,6 +136,27 @@ TEST(Strategies, AutoShowsEachStrategyAndWhyItKeptOne) {
         saw_fitness_pass = saw_fitness_pass || pass.strategy == Strategy::fitness;
     }
     EXPECT_TRUE(saw_fitness_pass) << "auto's passes include fitness's";
+}
+
+TEST(Strategies, AnArticleWithNoTextLeftIsNoContentButForReadability) {
+    // A page of links only: as an article, auto's cleaning takes every link
+    // list out, and what is left, an empty list, is no article.
+    std::string items;
+    for (int i = 0; i < 40; ++i) {
+        items += "<li><a href=\"/p/" + std::to_string(i) + "\">Story number " + std::to_string(i) +
+                 " about the river delta and its sediment</a></li>";
+    }
+    const std::string page = "<html><head><title>Links</title></head><body><main><ul>" + items +
+                             "</ul></main></body></html>";
+    ExtractOptions options;
+    options.page_type = PageType::article;
+    const Article article = pith::extract::extract(page, options);
+    EXPECT_EQ(article.status, Status::no_content);
+    EXPECT_TRUE(article.content.empty());
+    EXPECT_EQ(article.confidence, 0.0);
+    EXPECT_NE(article.decision.find("the article kept holds no text"), std::string::npos) << article.decision;
+    options.strategy = Strategy::readability;  // Readability.js's answer, whatever it holds
+    EXPECT_EQ(pith::extract::extract(page, options).status, Status::ok);
 }
 
 TEST(Strategies, AutoRemovesBoilerplateThatReadabilityKeeps) {
