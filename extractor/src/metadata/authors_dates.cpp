@@ -29,13 +29,17 @@ constexpr std::size_t kLongestName = 60;  // bytes
 constexpr std::size_t kMostNameWords = 5;
 
 // <meta> keys (property, name or itemprop, lowercase), most trusted first.
-constexpr std::array<std::string_view, 7> kAuthorKeys{
-    "author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator", "byl"};
-constexpr std::array<std::string_view, 17> kPublishedKeys{
-    "article:published_time", "og:published_time", "datepublished",     "publishdate",
-    "pubdate",                "publish-date",      "publication_date",  "citation_publication_date",
-    "parsely-pub-date",       "sailthru.date",     "dc.date.issued",    "dcterms.issued",
-    "dc.date.created",        "dcterms.created",   "dc.date",           "dcterms.date",
+constexpr std::array<std::string_view, 12> kAuthorKeys{
+    "author",          "article:author",   "og:author",           "parsely-author",
+    "sailthru.author", "cxenseparse:author", "citation_author",   "citation_authors",
+    "dc.creator",      "dcterms.creator",  "creator",             "byl"};
+constexpr std::array<std::string_view, 25> kPublishedKeys{
+    "article:published_time", "og:published_time", "og:article:published_time", "datepublished",
+    "publishdate",            "publish_date",      "og:publish_date",           "pubdate",
+    "publish-date",           "date-pub",          "published",                 "publication_date",
+    "citation_publication_date", "citation_date",  "parsely-pub-date",          "sailthru.date",
+    "cxenseparse:publishtime", "dc.date.issued",   "dcterms.issued",            "dc.date.created",
+    "dcterms.created",        "datecreated",       "dc.date",                   "dcterms.date",
     "date"};
 constexpr std::array<std::string_view, 5> kModifiedKeys{"article:modified_time", "og:updated_time", "datemodified",
                                                         "dcterms.modified", "dc.date.modified"};
@@ -929,6 +933,26 @@ std::optional<std::string> unlabelled_date(std::string_view line) {
     return std::nullopt;
 }
 
+// A citation_author(s) tag's names, written "Last, First" (Google Scholar's
+// convention), several separated by ';': "Roy, Aniruddha" is "Aniruddha Roy".
+std::vector<std::string> citation_names(std::string_view content) {
+    std::vector<std::string> names;
+    for (std::size_t start = 0; start <= content.size();) {
+        const std::size_t end = std::min(content.find(';', start), content.size());
+        const std::string_view name = text::trim(content.substr(start, end - start));
+        const std::size_t comma = name.find(',');
+        if (comma != std::string_view::npos && name.find(',', comma + 1) == std::string_view::npos) {
+            const std::string first(text::trim(name.substr(comma + 1)));
+            const std::string last(text::trim(name.substr(0, comma)));
+            append_names(names, author_names(first + " " + last));
+        } else if (!name.empty()) {
+            append_names(names, author_names(name));
+        }
+        start = end + 1;
+    }
+    return names;
+}
+
 bool in_comment_thread(const Node* node) {
     constexpr std::size_t kAncestorsAsked = 100;
     std::size_t climbed = 0;
@@ -983,9 +1007,17 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
                 const auto rank_in = [&](const auto& keys) {
                     return static_cast<std::size_t>(std::find(keys.begin(), keys.end(), key) - keys.begin());
                 };
-                if (const std::size_t rank = rank_in(kAuthorKeys); rank < author_rank && !looks_like_link(content)) {
-                    if (std::vector<std::string> names = author_names(content); !names.empty()) {
-                        meta_authors = std::move(names);
+                // The most trusted key's names; a key repeated (one tag per
+                // author, as citation_author is) adds its names.
+                if (const std::size_t rank = rank_in(kAuthorKeys);
+                    rank <= author_rank && rank < kAuthorKeys.size() && !looks_like_link(content)) {
+                    std::vector<std::string> names =
+                        key.starts_with("citation_") ? citation_names(content) : author_names(content);
+                    if (!names.empty()) {
+                        if (rank < author_rank) {
+                            meta_authors.clear();
+                        }
+                        append_names(meta_authors, names);
                         meta_author_key = key;
                         author_rank = rank;
                     }

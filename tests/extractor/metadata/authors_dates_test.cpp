@@ -288,6 +288,23 @@ TEST(AuthorsAndDates, MetaTagsThenMarkedElementsThenTheUrl) {
     EXPECT_FALSE(found.published);
 }
 
+TEST(AuthorsAndDates, RepeatedAuthorTagsAddTheirNamesAndCitationsReadLastFirst) {
+    AuthorsAndDates found = read_page(R"(<meta name="citation_author" content="Roy, Aniruddha">)"
+                                      R"(<meta name="citation_author" content="Patel, Jyoti">)"
+                                      R"(<meta name="citation_date" content="2025/12/18">)");
+    EXPECT_EQ(found.authors, (Names{"Aniruddha Roy", "Jyoti Patel"}));
+    EXPECT_EQ(found.authors_source, "meta citation_author");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2025-12-18");
+    // The most trusted key wins over a repeated less trusted one.
+    found = read_page(R"(<meta name="creator" content="Ann Lee"><meta name="author" content="Jane Doe">)"
+                      R"(<meta name="author" content="John Roe"><meta name="creator" content="Bo Park">)"
+                      R"(<meta property="og:publish_date" content="2024-05-06T08:00:00Z">)");
+    EXPECT_EQ(found.authors, (Names{"Jane Doe", "John Roe"}));
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2024-05-06T08:00:00Z");
+}
+
 TEST(AuthorsAndDates, ADateWrittenJustAfterTheHeadlineIsTheLastResort) {
     AuthorsAndDates found = read_page("", "<h1>Tides</h1><p class=byline>By Jane Doe <span>&middot;</span> "
                                           "Updated 4th March, 2025</p><p>Text.</p>");
