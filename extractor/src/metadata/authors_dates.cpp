@@ -513,6 +513,16 @@ bool is_date_segment(std::string_view segment) {
     return words > 0;
 }
 
+// Whether `part` holds a time of day ("11:23"): a date line's, never a name's.
+bool holds_a_time(std::string_view part) {
+    for (std::size_t colon = part.find(':'); colon != std::string_view::npos; colon = part.find(':', colon + 1)) {
+        if (colon > 0 && is_digit(part[colon - 1]) && digits_at(part, colon + 1, 2)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // The names of one segment of a byline line, between the separators where
 // names end (see names_in_line).
 std::vector<std::string> names_in_segment(std::string_view rest) {
@@ -556,11 +566,12 @@ std::vector<std::string> names_in_segment(std::string_view rest) {
             return std::isalpha(static_cast<unsigned char>(c)) != 0 || static_cast<unsigned char>(c) >= 0x80;
         });
         const std::string lower_part = text::to_lower_ascii(part);
-        const bool byline_word = lower_part == "author" || lower_part == "authors" || lower_part == "by" ||
-                                 lower_part == "posted" || lower_part == "submitted" ||
-                                 lower_part == "the author" || lower_part == "about the author";
+        // A label ending "author" ("Topic Author", "About the author").
+        const bool author_label = lower_part.ends_with("author") || lower_part.ends_with("authors");
+        const bool byline_word = author_label || lower_part == "by" || lower_part == "posted" ||
+                                 lower_part == "submitted";
         if (!has_letter || byline_word || part.size() > kLongestName || word_count(part) > kMostNameWords ||
-            iso_date(part) || is_date_part(part) || (!names.empty() && is_credential(part))) {
+            iso_date(part) || is_date_part(part) || holds_a_time(part) || (!names.empty() && is_credential(part))) {
             continue;
         }
         append_names(names, {part});
@@ -665,17 +676,31 @@ std::optional<std::string> iso_date(std::string_view text) {
 
 std::vector<std::string> author_names(std::string_view text) {
     // A byline's lines: the name, then often a role, a date or a share bar.
-    // The first line that holds a name is the byline's.
-    std::size_t line_start = 0;
-    while (line_start <= text.size()) {
+    // A line that starts "By" or "Written by" names the author; else the
+    // first line that holds a name is the byline's ("Post" above "by jdoe
+    // » 11 Sep 2024" is a label).
+    std::vector<std::string> first;
+    for (std::size_t line_start = 0; line_start <= text.size();) {
         const std::size_t line_end = std::min(text.find('\n', line_start), text.size());
-        std::vector<std::string> names = names_in_line(text.substr(line_start, line_end - line_start));
-        if (!names.empty()) {
+        const std::string_view line = text::trim(text.substr(line_start, line_end - line_start));
+        std::vector<std::string> names = names_in_line(line);
+        const std::string lower = text::to_lower_ascii(line.substr(0, 12));
+        static constexpr std::array<std::string_view, 8> kAuthorMarks{"written by", "posted by", "authored by",
+                                                                      "text by",    "story by",  "authors",
+                                                                      "author",     "by"};
+        const bool by_line = std::any_of(kAuthorMarks.begin(), kAuthorMarks.end(), [&](std::string_view mark) {
+            return lower.starts_with(mark) &&
+                   (lower.size() == mark.size() || std::isalpha(static_cast<unsigned char>(lower[mark.size()])) == 0);
+        });
+        if (!names.empty() && (by_line || text.find('\n') == std::string_view::npos)) {
             return names;
+        }
+        if (first.empty()) {
+            first = std::move(names);
         }
         line_start = line_end + 1;
     }
-    return {};
+    return first;
 }
 
 JsonLdFacts read_json_ld_facts(const dom::Document& doc) {

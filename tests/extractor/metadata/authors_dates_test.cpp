@@ -70,6 +70,13 @@ TEST(AuthorNames, SplitsSeveralNamesAndRefusesWhatIsNoName) {
     EXPECT_EQ(author_names("Newsdesk news@paper.example"), Names{"Newsdesk"});
 }
 
+TEST(AuthorNames, ALineMarkedByComesFirstAndLabelsOrTimesAreNoNames) {
+    EXPECT_EQ(author_names("Post\n\tby jdoe42 \xC2\xBB 11. Sep 2024, 18:36"), Names{"jdoe42"});
+    EXPECT_EQ(author_names("Jane Doe\nReviewed by Ann Lee"), Names{"Jane Doe"});  // a reviewer is not marked so
+    EXPECT_TRUE(author_names("Topic Author").empty());
+    EXPECT_TRUE(author_names("Sun Dec 17, 2023 11:23 am").empty());
+}
+
 TEST(AuthorNames, ADateBeforeTheNamesOrGluedToThemIsNoName) {
     EXPECT_EQ(author_names("Dec. 19, 2025 \xC2\xB7 Jane Doe on behalf of the team"), Names{"Jane Doe"});
     EXPECT_EQ(author_names("March 4, 2025 - Jane Doe"), Names{"Jane Doe"});
