@@ -22,6 +22,19 @@ AuthorsAndDates read_page(std::string_view head, std::string_view body = "", std
     return found;
 }
 
+// `page` extracted as an article is dated `date`, read from `source`; as a
+// page of type `other` it has no date.
+void expect_dated_as_an_article_only(const std::string& page, const std::string& date, const std::string& source,
+                                     PageType other) {
+    ExtractOptions options;
+    options.page_type = PageType::article;
+    const Article article = extract(page, options);
+    EXPECT_EQ(article.published_time, date);
+    EXPECT_EQ(article.metadata_sources.published_time, source);
+    options.page_type = other;
+    EXPECT_FALSE(extract(page, options).published_time);
+}
+
 TEST(IsoDate, KeepsIsoFormsAndTheirTime) {
     EXPECT_EQ(iso_date("2025-09-04"), "2025-09-04");
     EXPECT_EQ(iso_date(" 2025-09-04T10:30:00+02:00 "), "2025-09-04T10:30:00+02:00");
@@ -182,13 +195,7 @@ TEST(AuthorsAndDates, ADateJustAboveTheHeadlineDatesAnArticleLast) {
                              "<h1>Rivers build land</h1><p>" + std::string(80, 'x') +
                              " Deltas grow where rivers drop their sediment into the sea.</p></body></html>";
     EXPECT_EQ(read_page("", "<p>March 4, 2025</p><h1>Rivers</h1>").date_before_headline->value, "2025-03-04");
-    ExtractOptions options;
-    options.page_type = PageType::article;
-    const Article article = extract(page, options);
-    EXPECT_EQ(article.published_time, "2025-03-04");
-    EXPECT_EQ(article.metadata_sources.published_time, "text before the headline");
-    options.page_type = PageType::product;
-    EXPECT_FALSE(extract(page, options).published_time);
+    expect_dated_as_an_article_only(page, "2025-03-04", "text before the headline", PageType::product);
 }
 
 TEST(AuthorsAndDates, AnElementNamedAsADateDatesAnArticleOrAThreadLastOfAll) {
@@ -203,13 +210,7 @@ TEST(AuthorsAndDates, AnElementNamedAsADateDatesAnArticleOrAThreadLastOfAll) {
     const std::string page = "<html><body><h1>Rivers build land</h1><p>" + filler + "</p><p>" +
                              std::string(80, 'y') + " Deltas grow where rivers drop their sediment.</p>"
                              "<div class=article__date>Sep 27, 2024</div></body></html>";
-    ExtractOptions options;
-    options.page_type = PageType::article;
-    const Article article = extract(page, options);
-    EXPECT_EQ(article.published_time, "2024-09-27");
-    EXPECT_EQ(article.metadata_sources.published_time, "element named as a date");
-    options.page_type = PageType::service;
-    EXPECT_FALSE(extract(page, options).published_time);
+    expect_dated_as_an_article_only(page, "2024-09-27", "element named as a date", PageType::service);
 }
 
 TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
@@ -232,15 +233,12 @@ TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
     // The name ends with its element: a role or a date after it, run
     // together in the page's text, is not part of it; nor is a full stop or
     // a word templates write after a name.
-    found = read_page("", R"(<h1>A story</h1><div><span>By Jane Doe</span><span>Staff Writer</span></div>)");
-    ASSERT_TRUE(found.shown_author);
-    EXPECT_EQ(found.shown_author->value, "Jane Doe");
-    found = read_page("", R"(<h1>A story</h1><p>By Jane Doe. Photos by Ann Lee</p>)");
-    ASSERT_TRUE(found.shown_author);
-    EXPECT_EQ(found.shown_author->value, "Jane Doe");
-    found = read_page("", R"(<h1>A story</h1><p>By Jane Doe Updated March 4, 2025</p>)");
-    ASSERT_TRUE(found.shown_author);
-    EXPECT_EQ(found.shown_author->value, "Jane Doe");
+    for (const char* byline : {"<div><span>By Jane Doe</span><span>Staff Writer</span></div>",
+                               "<p>By Jane Doe. Photos by Ann Lee</p>", "<p>By Jane Doe Updated March 4, 2025</p>"}) {
+        found = read_page("", std::string("<h1>A story</h1>") + byline);
+        ASSERT_TRUE(found.shown_author) << byline;
+        EXPECT_EQ(found.shown_author->value, "Jane Doe") << byline;
+    }
     // Not a byline: words before "by", one name only, before the headline.
     EXPECT_FALSE(read_page("", R"(<h1>A story</h1><p>Photos by Jane Doe</p><p>By Jane</p>)").shown_author);
     EXPECT_FALSE(read_page("", R"(<p>By Jane Doe</p><h1>A story</h1>)").shown_author);
