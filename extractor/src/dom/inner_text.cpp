@@ -146,7 +146,8 @@ std::string text_lines(const Node* node) {
             continue;
         }
         const bool boundary = element_between || n->parent != last_text_parent;
-        const bool ends_in_space = !out.empty() && (text::space_at(out, out.size() - 1) > 0 || out.ends_with("\xC2\xA0"));
+        const bool ends_in_space =
+            !out.empty() && (text::space_at(out, out.size() - 1) > 0 || out.ends_with("\xC2\xA0"));
         const bool glued = !out.empty() && !ends_in_space && text::space_at(n->data, 0) == 0;
         if (!out.empty() && (line_break || (boundary && glued))) {
             out.push_back('\n');

@@ -339,8 +339,8 @@ std::string element_lines(const Node* n) {
     std::string out;
     for (std::size_t start = 0; start < lines.size();) {
         const std::size_t end = std::min(lines.find('\n', start), lines.size());
-        if (const std::string line = text::collapse_runs(text::trim(std::string_view(lines).substr(start, end - start)));
-            !line.empty()) {
+        const std::string_view raw = std::string_view(lines).substr(start, end - start);
+        if (const std::string line = text::collapse_runs(text::trim(raw)); !line.empty()) {
             out.append(out.empty() ? "" : "\n").append(line);
         }
         start = end + 1;
@@ -371,10 +371,11 @@ std::optional<std::string> url_date(std::string_view url) {
 // What the words just before a date say it is, when not the publication's:
 // an update or an edit ("Updated Jan 8, 2026"), or a member's joining
 // ("Joined Nov 4, 2011").
+// `reach` is how many bytes before the date are read.
 enum class DateLabel { none, update, joined };
-DateLabel label_before_date(std::string_view before) {
-    constexpr std::size_t kLabelReach = 24;  // bytes: "Last updated on:" and some space
-    before = before.substr(before.size() - std::min(before.size(), kLabelReach));
+constexpr std::size_t kLabelReach = 24;  // bytes: "Last updated on:" and some space
+DateLabel label_before_date(std::string_view before, std::size_t reach = kLabelReach) {
+    before = before.substr(before.size() - std::min(before.size(), reach));
     const std::string lower = text::to_lower_ascii(before);
     static constexpr text::NeedleSet kJoined{std::to_array<std::string_view>({"joined", "member since"})};
     static constexpr text::NeedleSet kUpdate{
@@ -832,7 +833,8 @@ bool links_an_author_page(std::string_view href) {
 }
 
 // Words that end a name in a byline: what a template writes after it.
-constexpr std::array<std::string_view, 6> kAfterName{"Updated", "Published", "Posted", "Reviewed", "Edited", "Modified"};
+constexpr std::array<std::string_view, 6> kAfterName{"Updated",  "Published", "Posted",
+                                                     "Reviewed", "Edited",    "Modified"};
 
 // "By Jane Doe" at the start of a short line (after a date or a few
 // non-letters at most: "Mar 24, 2025 By Jane Doe", "— by Jane Doe"), the
@@ -942,6 +944,8 @@ bool is_headline(const Node* n) {
 
 }  // namespace
 
+namespace {
+
 // Whether an element's class or id names a date: "date", "publish" or
 // "posted" in it ("post-date", "entry-published", "postedOn").
 bool names_a_date(const Node* n) {
@@ -949,10 +953,11 @@ bool names_a_date(const Node* n) {
     return kDateWords.found_in(n->attr("class")) || kDateWords.found_in(n->attr("id"));
 }
 
-// The date a short line holds when no label calls it an update's or a
+// The date a short line holds when no label in it calls it an update's or a
 // member's joining ("Published on March 2, 2025", "12.12.2025").
 std::optional<std::string> unlabelled_date(std::string_view line) {
-    if (std::optional<std::string> date = iso_date(line); date && label_before_date(line) == DateLabel::none) {
+    if (std::optional<std::string> date = iso_date(line);
+        date && label_before_date(line, line.size()) == DateLabel::none) {
         return date;
     }
     return std::nullopt;
@@ -977,6 +982,8 @@ std::vector<std::string> citation_names(std::string_view content) {
     }
     return names;
 }
+
+}  // namespace
 
 bool in_comment_thread(const Node* node) {
     constexpr std::size_t kAncestorsAsked = 100;

@@ -84,9 +84,8 @@ struct AuthorsAndDates {
 
 // What the page shows without marking it as the article's authors or date:
 // first_poster, shown_author, first_time, date_before_headline and
-// date_element. A walk of
-// its own, made only for a page of the article or forum type that lacks a
-// marked author or date (extract.cpp). Once per page.
+// date_element. A walk of its own, made only for a page of the article or
+// forum type that lacks a marked author or date (extract.cpp). Once per page.
 void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out);
 
 // The names in a byline or an author field: without "By", "Written by",

@@ -204,6 +204,7 @@ TEST(AuthorsAndDates, AnElementNamedAsADateDatesAnArticleOrAThreadLastOfAll) {
                             "Published on March 2, 2025</span></div>").date_element->value, "2025-03-02");
     // Not an update's, not a comment's, not a long text that mentions one.
     EXPECT_FALSE(read_page("", "<span class=post-date>Updated March 2, 2025</span>").date_element);
+    EXPECT_FALSE(read_page("", "<p class=date>Last updated on Tuesday, March 2, 2025 10:30</p>").date_element);
     EXPECT_FALSE(read_page("", "<div class=comments><span class=date>March 2, 2025</span></div>").date_element);
     EXPECT_FALSE(read_page("", "<p class=dateline>On March 2, 2025 the river rose over its banks and the town "
                                "moved uphill for good.</p>").date_element);
