@@ -567,10 +567,16 @@ std::vector<std::string> names_in_segment(std::string_view rest) {
             return std::isalpha(static_cast<unsigned char>(c)) != 0 || static_cast<unsigned char>(c) >= 0x80;
         });
         const std::string lower_part = text::to_lower_ascii(part);
-        // A label ending "author" ("Topic Author", "About the author").
+        // A label ending "author" ("Topic Author", "About the author"); a
+        // template's placeholder or default account; a reading time; a
+        // brand's or a copyright's line (with its sign).
         const bool author_label = lower_part.ends_with("author") || lower_part.ends_with("authors");
-        const bool byline_word = author_label || lower_part == "by" || lower_part == "posted" ||
-                                 lower_part == "submitted";
+        static constexpr text::WordSet kNoNames{std::to_array<std::string_view>(
+            {"by", "posted", "submitted", "undefined", "null", "admin", "administrator", "webmaster"})};
+        const bool reading_time = lower_part.ends_with(" min read") || lower_part.ends_with(" mins read") ||
+                                  lower_part.ends_with(" minute read") || lower_part.ends_with(" minutes read");
+        const bool sign = part.find("\xC2\xA9") != std::string::npos || part.find("\xC2\xAE") != std::string::npos;
+        const bool byline_word = author_label || kNoNames.holds(lower_part) || reading_time || sign;
         if (!has_letter || byline_word || part.size() > kLongestName || word_count(part) > kMostNameWords ||
             iso_date(part) || is_date_part(part) || holds_a_time(part) || (!names.empty() && is_credential(part))) {
             continue;

@@ -88,6 +88,12 @@ TEST(AuthorNames, ALineMarkedByComesFirstAndLabelsOrTimesAreNoNames) {
     EXPECT_EQ(author_names("Jane Doe\nReviewed by Ann Lee"), Names{"Jane Doe"});  // a reviewer is not marked so
     EXPECT_TRUE(author_names("Topic Author").empty());
     EXPECT_TRUE(author_names("Sun Dec 17, 2023 11:23 am").empty());
+    // A template's placeholder or default account, a reading time, a brand's line.
+    for (const char* no_name : {"undefined", "admin", "Webmaster", "3 min read", "The State University \xC2\xA9",
+                                "Websites by Acme\xC2\xAE"}) {
+        EXPECT_TRUE(author_names(no_name).empty()) << no_name;
+    }
+    EXPECT_EQ(author_names("By Jane Doe | 3 min read"), Names{"Jane Doe"});
 }
 
 TEST(AuthorNames, ADateBeforeTheNamesOrGluedToThemIsNoName) {
