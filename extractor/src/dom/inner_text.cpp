@@ -136,6 +136,7 @@ std::string text_lines(const Node* node) {
     const Node* last_text_parent = nullptr;
     bool element_between = false;  // an element began since the last text
     bool line_break = false;       // a <br> since the last text
+    bool ends_in_space = false;    // `out` ends in white space
     for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
         if (n->is_element()) {
             element_between = true;
@@ -146,13 +147,13 @@ std::string text_lines(const Node* node) {
             continue;
         }
         const bool boundary = element_between || n->parent != last_text_parent;
-        const bool ends_in_space =
-            !out.empty() && (text::space_at(out, out.size() - 1) > 0 || out.ends_with("\xC2\xA0"));
         const bool glued = !out.empty() && !ends_in_space && text::space_at(n->data, 0) == 0;
         if (!out.empty() && (line_break || (boundary && glued))) {
             out.push_back('\n');
         }
         out.append(n->data);
+        const std::string_view trimmed = text::trim(n->data);
+        ends_in_space = trimmed.empty() || trimmed.data() + trimmed.size() != n->data.data() + n->data.size();
         last_text_parent = n->parent;
         element_between = false;
         line_break = false;

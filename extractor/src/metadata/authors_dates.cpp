@@ -53,6 +53,10 @@ constexpr std::array<std::string_view, 12> kMonths{"january", "february", "march
 constexpr std::array<std::string_view, 11> kBylinePrefixes{"written by", "posted by", "reviewed by", "authored by",
                                                            "published by", "text by", "words by", "story by",
                                                            "authors", "author", "by"};
+// Of those, the ones that mark the author: a line of a byline starting so
+// names them (a reviewer's or a publisher's line does not).
+constexpr std::array<std::string_view, 8> kAuthorMarks{"written by", "posted by", "authored by", "text by",
+                                                       "story by",   "authors",   "author",      "by"};
 // Where a byline's names end: a date, a place or the site after them.
 constexpr std::array<std::string_view, 13> kNameEnds{" | ", " - ", " \xE2\x80\x93 ", " \xE2\x80\x94 ",
                                                      " \xC2\xB7 ", " \xE2\x80\xA2 ", "\xC2\xBB", " on ",
@@ -514,6 +518,15 @@ bool is_date_segment(std::string_view segment) {
     return words > 0;
 }
 
+// Whether `line` starts with one of kAuthorMarks as a word ("By Jane", not
+// "Byron").
+bool starts_with_author_mark(std::string_view line) {
+    return std::any_of(kAuthorMarks.begin(), kAuthorMarks.end(), [&](std::string_view mark) {
+        return line.size() >= mark.size() && text::iequals_ascii(line.substr(0, mark.size()), mark) &&
+               (line.size() == mark.size() || std::isalpha(static_cast<unsigned char>(line[mark.size()])) == 0);
+    });
+}
+
 // Whether `part` holds a time of day ("11:23"): a date line's, never a name's.
 bool holds_a_time(std::string_view part) {
     for (std::size_t colon = part.find(':'); colon != std::string_view::npos; colon = part.find(':', colon + 1)) {
@@ -686,20 +699,13 @@ std::vector<std::string> author_names(std::string_view text) {
     // A line that starts "By" or "Written by" names the author; else the
     // first line that holds a name is the byline's ("Post" above "by jdoe
     // » 11 Sep 2024" is a label).
+    const bool one_line = text.find('\n') == std::string_view::npos;
     std::vector<std::string> first;
     for (std::size_t line_start = 0; line_start <= text.size();) {
         const std::size_t line_end = std::min(text.find('\n', line_start), text.size());
         const std::string_view line = text::trim(text.substr(line_start, line_end - line_start));
         std::vector<std::string> names = names_in_line(line);
-        const std::string lower = text::to_lower_ascii(line.substr(0, 12));
-        static constexpr std::array<std::string_view, 8> kAuthorMarks{"written by", "posted by", "authored by",
-                                                                      "text by",    "story by",  "authors",
-                                                                      "author",     "by"};
-        const bool by_line = std::any_of(kAuthorMarks.begin(), kAuthorMarks.end(), [&](std::string_view mark) {
-            return lower.starts_with(mark) &&
-                   (lower.size() == mark.size() || std::isalpha(static_cast<unsigned char>(lower[mark.size()])) == 0);
-        });
-        if (!names.empty() && (by_line || text.find('\n') == std::string_view::npos)) {
+        if (!names.empty() && (one_line || starts_with_author_mark(line))) {
             return names;
         }
         if (first.empty()) {
@@ -947,10 +953,6 @@ void first_of(std::optional<SourcedText>& chosen, std::initializer_list<std::opt
 bool is_headline(const Node* n) {
     return n->is(Tag::h1) && n->ns == dom::Namespace::html && !text::trim(dom::text_content(n)).empty();
 }
-
-}  // namespace
-
-namespace {
 
 // Whether an element's class or id names a date: "date", "publish" or
 // "posted" in it ("post-date", "entry-published", "postedOn").

@@ -1344,20 +1344,18 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
             sources.published_time = authors_dates.published->source;
         } else if (readabilitys) {
             article.published_time = std::move(readabilitys);
-        } else if (authors_dates.first_time &&
-                   (article.page_type == PageType::article || article.page_type == PageType::forum)) {
-            // Only articles and threads: a <time> on other pages dates a
-            // review, an event or a listing's item.
-            article.published_time = authors_dates.first_time->value;
-            sources.published_time = authors_dates.first_time->source;
-        } else if (authors_dates.date_before_headline &&
-                   (article.page_type == PageType::article || article.page_type == PageType::forum)) {
-            article.published_time = authors_dates.date_before_headline->value;
-            sources.published_time = authors_dates.date_before_headline->source;
-        } else if (authors_dates.date_element &&
-                   (article.page_type == PageType::article || article.page_type == PageType::forum)) {
-            article.published_time = authors_dates.date_element->value;
-            sources.published_time = authors_dates.date_element->source;
+        } else if (article.page_type == PageType::article || article.page_type == PageType::forum) {
+            // Only articles and threads take what the page shows unmarked: on
+            // other pages a <time> or a date line dates a review, an event or
+            // a listing's item.
+            for (const std::optional<SourcedText>* shown :
+                 {&authors_dates.first_time, &authors_dates.date_before_headline, &authors_dates.date_element}) {
+                if (*shown) {
+                    article.published_time = (*shown)->value;
+                    sources.published_time = (*shown)->source;
+                    break;
+                }
+            }
         }
     }
     if (article.published_time && !sources.published_time) {
