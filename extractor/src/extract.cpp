@@ -9,6 +9,8 @@
 //       scripts removed, prep_document, <meta> metadata (metadata/);
 //  4b.  classify/: the kind of page (article, forum, product...), which the
 //       strategies extract each its own way;
+//  4c.  page/prep_document.cpp: with reveal_hidden, a hidden element holding
+//       most of the page's text taken as shown (not for `readability`);
 //  5.   strategies/: the rule's body, or the strategy's passes, each on a
 //       fresh copy of the prepared page, dropping one heuristic flag at a time
 //       while the text is short (auto runs two strategies and chooses);
@@ -37,6 +39,12 @@
 #include "strategies/run.hpp"
 
 namespace pith::extract {
+
+void reveal_for_strategy(PreparedPage& page, const ExtractOptions& options) {
+    if (options.reveal_hidden && options.strategy != Strategy::readability) {
+        page.revealed = reveal_hidden_content(page.doc, page.body_text_length);
+    }
+}
 
 Article article_from_page(PreparedPage& page, const ExtractOptions& options, Article article,
                           PageContext* context) {
@@ -100,6 +108,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options,
         return article;
     }
     classify(*page, options);  // 4b
+    reveal_for_strategy(*page, options);  // 4c
     return article_from_page(*page, options, std::move(article), context);  // 5-9
 }
 

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "classify/page_type.hpp"
+#include "page/prep.hpp"
 #include "pipeline.hpp"
 #include "text/text.hpp"
 
@@ -107,17 +108,31 @@ Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
     asked.render.markdown = true;
     asked.render.clean_text = true;
     // The page is loaded and prepared once; each strategy then runs on it as
-    // extract() would (they copy it and never change it).
+    // extract() would (they copy it and never change it). With reveal_hidden,
+    // hidden content the other strategies take as shown stays hidden for
+    // readability: when the page has some, readability runs on a page
+    // prepared again.
     Article prepared;
     std::optional<PreparedPage> page;
-    try {
-        if (std::optional<LoadedPage> loaded = load_page(html_bytes, asked, prepared)) {
-            page = prepare_page(std::move(*loaded), asked, prepared);
+    const auto prepare = [&](const ExtractOptions& for_options, Article& into) {
+        std::optional<PreparedPage> out;
+        if (std::optional<LoadedPage> loaded = load_page(html_bytes, for_options, into)) {
+            out = prepare_page(std::move(*loaded), for_options, into);
         }
+        if (out) {
+            classify(*out, for_options);
+        }
+        return out;
+    };
+    try {
+        page = prepare(asked, prepared);
         if (page) {
-            classify(*page, asked);
+            reveal_for_strategy(*page, asked);
         }
         inspection.article = page ? article_from_page(*page, asked, prepared) : prepared;
+        if (page && options.reveal_hidden && options.strategy == Strategy::readability) {  // for those that follow
+            page->revealed = reveal_hidden_content(page->doc, page->body_text_length);
+        }
     } catch (const std::exception& e) {
         inspection.article = Article{};
         inspection.article.error = Error{ErrorCode::internal, e.what()};
@@ -143,7 +158,13 @@ Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
         other.render.clean_text = true;
         Article article;
         try {
-            article = page ? article_from_page(*page, other, prepared) : inspection.article;
+            if (page && page->revealed > 0 && strategy == Strategy::readability) {
+                Article own_prepared;
+                std::optional<PreparedPage> own = prepare(other, own_prepared);
+                article = own ? article_from_page(*own, other, own_prepared) : own_prepared;
+            } else {
+                article = page ? article_from_page(*page, other, prepared) : inspection.article;
+            }
         } catch (const std::exception& e) {
             article.error = Error{ErrorCode::internal, e.what()};
         }

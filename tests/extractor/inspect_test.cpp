@@ -210,3 +210,30 @@ TEST(Diagnostics, JsonGivesSourceIndexesAndNullForMadeElements) {
 }
 
 }  // namespace
+
+// With reveal_hidden, each strategy in the inspector reads the page as its own
+// extraction does (auto and fitness take the hidden article as shown,
+// readability does not), whichever strategy was asked for.
+TEST(InspectorStrategies, RevealHiddenLeavesReadabilityItsOwnPage) {
+    const std::string gated = "<html><head><title>Deltas</title></head><body><p>Confirm your age.</p>"
+                              "<div style=\"display:none\"><article>" +
+                              pith::test::survey_paragraphs(8, "delta") + "</article></div></body></html>";
+    for (const Strategy asked : {Strategy::automatic, Strategy::readability}) {
+        ExtractOptions options;
+        options.strategy = asked;
+        options.reveal_hidden = true;
+        const pith::extract::Inspection inspection = pith::extract::inspect(gated, options);
+        for (const pith::extract::StrategySummary& summary : inspection.strategies) {
+            ExtractOptions alone = options;
+            alone.strategy = summary.strategy;
+            const Article article = pith::extract::extract(gated, alone);
+            EXPECT_EQ(summary.status, article.status) << static_cast<int>(summary.strategy);
+            EXPECT_EQ(summary.length, article.length) << static_cast<int>(summary.strategy);
+            if (summary.strategy == Strategy::automatic || summary.strategy == Strategy::fitness) {
+                EXPECT_NE(summary.text.find("delta survey"), std::string::npos);
+            } else if (summary.strategy == Strategy::readability) {
+                EXPECT_EQ(summary.text.find("delta survey"), std::string::npos);
+            }
+        }
+    }
+}

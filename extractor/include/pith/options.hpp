@@ -214,6 +214,12 @@ struct ExtractOptions {
     LectitoOptions lectito;
     FitnessOptions fitness;
     bool disable_json_ld = false;  // metadata from <meta> and the page only
+    // Page builders and access gates send a page's content hidden and show it
+    // from a script, which pith does not run. With this, a hidden element
+    // holding two thirds of the page's text or more is taken as shown (every
+    // strategy but readability). Off by default: the fitted models have not
+    // been refitted on what it changes.
+    bool reveal_hidden = false;
     // Site rules (pith/rules.hpp): the rule for the host of input.url applies,
     // or `rule` when given (a request's own). Both outlive the call.
     const rules::RuleSet* rules = nullptr;

@@ -253,6 +253,9 @@ constexpr OptionRow kRows[] = {
         "fitness: a container holding less of the page's words falls back to the whole <body>", true),
     // metadata and output
     top_bool_row<&E::disable_json_ld>("disable_json_ld", "metadata", "ignore JSON-LD metadata"),
+    top_bool_row<&E::reveal_hidden>("reveal_hidden", "passes",
+                                    "take a hidden element holding two thirds of the page's text or more as shown "
+                                    "(content a script reveals); not for readability"),
     bool_row<&E::render, &RenderOptions::keep_classes>("keep_classes", "output",
                                                        "keep class attributes in the article HTML"),
     integer_row<&E::pages, &PageOptions::max_pages>(

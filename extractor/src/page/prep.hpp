@@ -23,6 +23,16 @@ void unwrap_noscript_images(dom::Document& doc);
 void remove_scripts(dom::Document& doc);
 void prep_document(dom::Document& doc);
 
+// Page builders and access gates (an age check, a members' preview) send the
+// page's content hidden and show it from a script, which pith does not run:
+// every strategy drops hidden elements, so the page would come out empty or
+// as its header. A hidden element that holds two thirds of the body's text
+// or more is taken as shown (its style, hidden and aria-hidden attributes
+// removed); a hidden duplicate of the article, a modal or a test of hiding
+// holds less. Not Readability.js's: `readability` keeps dropping it. Returns
+// how many were revealed. `body_length` is dom::inner_text_length of the body.
+std::size_t reveal_hidden_content(dom::Document& doc, std::size_t body_length);
+
 // Readability-readerable on a parsed document.
 [[nodiscard]] bool is_probably_readable(const dom::Document& doc, const ReadableOptions& options);
 

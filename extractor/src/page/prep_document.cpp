@@ -233,4 +233,31 @@ void prep_document(dom::Document& doc) {
     }
 }
 
+std::size_t reveal_hidden_content(dom::Document& doc, std::size_t body_length) {
+    Node* body = doc.body();
+    if (body == nullptr || body_length == 0) {
+        return 0;
+    }
+    // Each hidden element is measured once and skipped unless revealed; the
+    // cap bounds the walks a chain of nested hidden wrappers could cost.
+    constexpr std::size_t kMaxRevealed = 4;
+    std::size_t revealed = 0;
+    for (Node* n = dom::next_element(body, body); n != nullptr && revealed < kMaxRevealed;) {
+        if (is_probably_visible(n)) {
+            n = dom::next_element(n, body);
+            continue;
+        }
+        if (3 * dom::inner_text_length(n) < 2 * body_length) {
+            n = dom::next_element(n, body, true);
+            continue;
+        }
+        doc.remove_attr(n, "style");
+        doc.remove_attr(n, "hidden");
+        doc.remove_attr(n, "aria-hidden");
+        ++revealed;
+        n = dom::next_element(n, body);
+    }
+    return revealed;
+}
+
 }  // namespace pith::extract

@@ -71,6 +71,9 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
         article.rule->outcome = "no_content";
     } else {
         run = run_strategy(page.doc, options, input, state, article);
+        if (page.revealed > 0 && options.strategy == Strategy::automatic) {
+            article.decision += "; the hidden element holding most of the page's text was taken as shown";
+        }
         if (options.strategy == Strategy::automatic && input.page_type == PageType::product && run.chosen &&
             add_declared_description(*run.chosen, page.declarations.product_description)) {
             article.decision += "; the product description its JSON-LD declares was added";
