@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <chrono>
 #include <cstddef>
 #include <initializer_list>
 
@@ -940,6 +941,28 @@ bool is_author_label(std::string_view text) {
     return std::find(kLabels.begin(), kLabels.end(), text::trim(lower)) != kLabels.end();
 }
 
+// The day an ISO 8601 date or timestamp starts with.
+std::optional<std::chrono::sys_days> iso_day(std::string_view iso) noexcept {
+    if (iso.size() < 10 || !digits_at(iso, 0, 4) || iso[4] != '-' || !digits_at(iso, 5, 2) || iso[7] != '-' ||
+        !digits_at(iso, 8, 2)) {
+        return std::nullopt;
+    }
+    const std::chrono::year_month_day day{std::chrono::year{number_at(iso, 0, 4)},
+                                          std::chrono::month{static_cast<unsigned>(number_at(iso, 5, 2))},
+                                          std::chrono::day{static_cast<unsigned>(number_at(iso, 8, 2))}};
+    return day.ok() ? std::optional(std::chrono::sys_days{day}) : std::nullopt;
+}
+
+// Whether a timestamp (a date with a time of day) falls on the day before or
+// after `day`, a date alone: a UTC time of an evening post in the Americas,
+// or of a morning post in Asia, beside the site's own day.
+bool a_day_off(std::string_view timestamp, std::string_view day) noexcept {
+    const std::optional<std::chrono::sys_days> at = iso_day(timestamp);
+    const std::optional<std::chrono::sys_days> on = iso_day(day);
+    return at && on && timestamp.size() > 10 && timestamp[10] == 'T' &&
+           (*at - *on == std::chrono::days{1} || *on - *at == std::chrono::days{1});
+}
+
 // Sets `chosen`, when unset, to the first of `candidates` that is set.
 void first_of(std::optional<SourcedText>& chosen, std::initializer_list<std::optional<SourcedText>*> candidates) {
     for (std::optional<SourcedText>* candidate : candidates) {
@@ -1117,6 +1140,11 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     }
     first_of(out.published, {&meta_published, &time_published, &in_url, &in_text});
     first_of(out.modified, {&meta_modified, &time_modified});
+    // A permalink's date is the day the site published on, in its own time
+    // zone; a timestamp a day off is the same moment in UTC.
+    if (in_url && out.published && a_day_off(out.published->value, in_url->value)) {
+        out.published = SourcedText{in_url->value, "url (" + out.published->source + " is a day off)"};
+    }
     return out;
 }
 

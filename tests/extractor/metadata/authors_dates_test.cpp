@@ -300,6 +300,38 @@ TEST(AuthorsAndDates, MetaTagsThenMarkedElementsThenTheUrl) {
     EXPECT_FALSE(found.published);
 }
 
+// A permalink's date is the site's own day. A post written late in the
+// evening, in a time zone behind UTC, has a UTC timestamp on the next day;
+// one written early in the morning ahead of UTC, on the day before. Either
+// gives way to the permalink's day.
+TEST(AuthorsAndDates, APermalinksDayWinsOverATimestampADayOff) {
+    const std::string evening = R"(<meta property="article:published_time" content="2025-12-19T03:05:00+00:00">)";
+    AuthorsAndDates found = read_page(evening, "", "https://blog.example/2025/12/18/deltas/");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2025-12-18");
+    EXPECT_EQ(found.published->source, "url (meta article:published_time is a day off)");
+
+    found = read_page(R"(<meta property="article:published_time" content="2025-12-17T22:00:00Z">)", "",
+                      "https://blog.example/2025/12/18/deltas/");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2025-12-18");
+
+    // Two days off, or a date without a time, is another date: the marked one stays.
+    for (const std::string_view marked : {"2025-12-20T03:05:00Z", "2025-12-19"}) {
+        found = read_page(R"(<meta property="article:published_time" content=")" + std::string(marked) + R"(">)", "",
+                          "https://blog.example/2025/12/18/deltas/");
+        ASSERT_TRUE(found.published);
+        EXPECT_EQ(found.published->value, marked);
+    }
+    found = read_page(evening, "", "https://blog.example/2025/12/31/deltas/");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2025-12-19T03:05:00+00:00");
+    found = read_page(R"(<meta property="article:published_time" content="2026-01-01T03:05:00Z">)", "",
+                      "https://blog.example/2025/12/31/deltas/");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value, "2025-12-31") << "across a year's end";
+}
+
 TEST(AuthorsAndDates, RepeatedAuthorTagsAddTheirNamesAndCitationsReadLastFirst) {
     AuthorsAndDates found = read_page(R"(<meta name="citation_author" content="Roy, Aniruddha">)"
                                       R"(<meta name="citation_author" content="Patel, Jyoti">)"
