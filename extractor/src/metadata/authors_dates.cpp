@@ -148,8 +148,35 @@ int month_of(std::string_view word) {
     return 0;
 }
 
+// A date in digits at the start of `s`: year first, day first with dots, or
+// eight digits in a row.
+std::optional<std::string> numeric_form(std::string_view s) {
+    // 2025/09/04, 2025.09.04
+    if (s.size() >= 10 && digits_at(s, 0, 4) && (s[4] == '/' || s[4] == '.') && digits_at(s, 5, 2) && s[7] == s[4] &&
+        digits_at(s, 8, 2) && (s.size() == 10 || !is_digit(s[10]))) {
+        return ymd(number_at(s, 0, 4), number_at(s, 5, 2), number_at(s, 8, 2));
+    }
+    // 20250904
+    if (digits_at(s, 0, 8) && (s.size() == 8 || !is_digit(s[8]))) {
+        return ymd(number_at(s, 0, 4), number_at(s, 4, 2), number_at(s, 6, 2));
+    }
+    // 04.09.2025 or 4.9.2025: day first, as where this form is written.
+    std::size_t day_digits = digits_at(s, 0, 2) ? 2 : (digits_at(s, 0, 1) ? 1 : 0);
+    if (day_digits > 0 && day_digits < s.size() && s[day_digits] == '.') {
+        const std::size_t month_at = day_digits + 1;
+        const std::size_t month_digits = digits_at(s, month_at, 2) ? 2 : (digits_at(s, month_at, 1) ? 1 : 0);
+        const std::size_t year_at = month_at + month_digits + 1;
+        if (month_digits > 0 && year_at - 1 < s.size() && s[year_at - 1] == '.' && digits_at(s, year_at, 4) &&
+            (s.size() == year_at + 4 || !is_digit(s[year_at + 4]))) {
+            return ymd(number_at(s, year_at, 4), number_at(s, month_at, month_digits), number_at(s, 0, day_digits));
+        }
+    }
+    return std::nullopt;
+}
+
 // The first date written out in `s`: "4 September 2025", "September 4, 2025",
-// "Sep. 4 2025", "Tue, 04 Sep 2025 ..."; with `iso_too`, also "2025-09-04".
+// "Sep. 4 2025", "Tue, 04 Sep 2025 ..."; with `iso_too`, also "2025-09-04",
+// "2025/09/04" and "2025.09.04".
 // Reads at most `max_words` words. `at`, when given, gets the offset in `s`
 // of the date's first word.
 std::optional<std::string> first_written_date(std::string_view s, std::size_t max_words, bool iso_too,
@@ -192,6 +219,10 @@ std::optional<std::string> first_written_date(std::string_view s, std::size_t ma
             if (std::optional<std::string> iso = iso_form(from.substr(0, 10))) {
                 return found(words[i], std::move(iso));
             }
+            // 2025/12/17, 2025.12.17: year first, so month then day.
+            if (std::optional<std::string> numeric = numeric_form(from.substr(0, 11))) {
+                return found(words[i], std::move(numeric));
+            }
         }
         const int month = words[i].size() >= 3 ? month_of(words[i]) : 0;
         if (month == 0) {
@@ -214,30 +245,6 @@ std::optional<std::string> first_written_date(std::string_view s, std::size_t ma
                     return found(words[i - 1], std::move(date));
                 }
             }
-        }
-    }
-    return std::nullopt;
-}
-
-std::optional<std::string> numeric_form(std::string_view s) {
-    // 2025/09/04, 2025.09.04
-    if (s.size() >= 10 && digits_at(s, 0, 4) && (s[4] == '/' || s[4] == '.') && digits_at(s, 5, 2) && s[7] == s[4] &&
-        digits_at(s, 8, 2) && (s.size() == 10 || !is_digit(s[10]))) {
-        return ymd(number_at(s, 0, 4), number_at(s, 5, 2), number_at(s, 8, 2));
-    }
-    // 20250904
-    if (digits_at(s, 0, 8) && (s.size() == 8 || !is_digit(s[8]))) {
-        return ymd(number_at(s, 0, 4), number_at(s, 4, 2), number_at(s, 6, 2));
-    }
-    // 04.09.2025 or 4.9.2025: day first, as where this form is written.
-    std::size_t day_digits = digits_at(s, 0, 2) ? 2 : (digits_at(s, 0, 1) ? 1 : 0);
-    if (day_digits > 0 && day_digits < s.size() && s[day_digits] == '.') {
-        const std::size_t month_at = day_digits + 1;
-        const std::size_t month_digits = digits_at(s, month_at, 2) ? 2 : (digits_at(s, month_at, 1) ? 1 : 0);
-        const std::size_t year_at = month_at + month_digits + 1;
-        if (month_digits > 0 && year_at - 1 < s.size() && s[year_at - 1] == '.' && digits_at(s, year_at, 4) &&
-            (s.size() == year_at + 4 || !is_digit(s[year_at + 4]))) {
-            return ymd(number_at(s, year_at, 4), number_at(s, month_at, month_digits), number_at(s, 0, day_digits));
         }
     }
     return std::nullopt;

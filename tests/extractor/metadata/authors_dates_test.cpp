@@ -374,6 +374,15 @@ TEST(AuthorsAndDates, ADateWrittenJustAfterTheHeadlineIsTheLastResort) {
     EXPECT_EQ(found.published->value, "2025-12-19");
     EXPECT_FALSE(read_page("", "<h1>Tides?</h1><p>Member since Nov 4, 2011</p>").published);
 
+    // In digits, year first: ISO's dashes, slashes or dots; a longer number
+    // is no date.
+    for (const std::string_view shown : {"2025-12-17", "2025/12/17", "2025.12.17"}) {
+        found = read_page("", "<h1>Tides</h1><p>Essay - Published: " + std::string(shown) + "</p>");
+        ASSERT_TRUE(found.published) << shown;
+        EXPECT_EQ(found.published->value, "2025-12-17");
+    }
+    EXPECT_FALSE(read_page("", "<h1>Tides</h1><p>Build 2025.12.171 notes</p>").published);
+
     // Only the first 400 bytes after the headline, and never before it.
     found = read_page("", "<p>March 4, 2025</p><h1>Tides</h1><p>" + std::string(450, 'x') + "</p><p>March 5, 2025</p>");
     EXPECT_FALSE(found.published);
