@@ -8,7 +8,6 @@
 #include <unordered_map>
 
 #include "classify/page_type.hpp"
-#include "page/prep.hpp"
 #include "pipeline.hpp"
 #include "text/text.hpp"
 
@@ -130,8 +129,10 @@ Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
             reveal_for_strategy(*page, asked);
         }
         inspection.article = page ? article_from_page(*page, asked, prepared) : prepared;
-        if (page && options.reveal_hidden && options.strategy == Strategy::readability) {  // for those that follow
-            page->revealed = reveal_hidden_content(page->doc, page->body_text_length);
+        if (page && options.strategy == Strategy::readability) {  // the strategies that follow reveal
+            ExtractOptions revealing = options;
+            revealing.strategy = Strategy::automatic;
+            reveal_for_strategy(*page, revealing);
         }
     } catch (const std::exception& e) {
         inspection.article = Article{};
