@@ -29,6 +29,10 @@ constexpr std::size_t kMaxNames = 10;
 constexpr std::size_t kLongestName = 60;  // bytes
 constexpr std::size_t kMostNameWords = 5;
 
+// A sharing card's labelled fields: twitter:label1 names what twitter:data1 holds.
+constexpr std::string_view kCardLabel = "twitter:label";
+constexpr std::string_view kCardData = "twitter:data";
+
 // <meta> keys (property, name or itemprop, lowercase), most trusted first.
 constexpr std::array<std::string_view, 12> kAuthorKeys{
     "author",          "article:author",   "og:author",           "parsely-author",
@@ -736,7 +740,7 @@ JsonLdFacts read_json_ld_facts(const dom::Document& doc) {
                 script.append(c->data);
             }
         }
-        const json parsed = json::parse(script.begin(), script.end(), nullptr, false);
+        const json parsed = parse_json_ld(script);
         if (parsed.is_discarded()) {
             continue;
         }
@@ -766,9 +770,9 @@ std::optional<std::string> poster_name(std::string_view raw) {
 // Whether a class list names a user: a word ("username", "post-author",
 // "message-name"...) bounded by the start, the end, a space, '-' or '_'.
 bool names_a_user(std::string_view classes) {
-    static constexpr std::array<std::string_view, 11> kUserWords{
+    static constexpr std::array<std::string_view, 13> kUserWords{
         "username", "user-name", "author", "poster", "creator", "postauthor", "message-name",
-        "user-details", "screen-name", "profile-name", "usertext"};
+        "user-details", "screen-name", "profile-name", "usertext", "postuser", "bigusername"};
     // Every element's class is asked: most hold none of the words anywhere.
     static constexpr text::NeedleSet kAnywhere{kUserWords};
     if (!kAnywhere.found_in(classes)) {
@@ -799,6 +803,19 @@ std::optional<std::string> itemprop_author_name(const Node* author) {
     }
     const std::string_view content = text::trim(author->attr("content"));
     return poster_name(content.empty() ? element_text(author) : std::string(content));
+}
+
+// Whether an itemprop=author names a reply's poster: the item it belongs to,
+// its nearest itemscope ancestor, is a schema.org Comment or Answer. A
+// thread's own author is the posting's (DiscussionForumPosting, Question).
+bool authors_a_reply(const Node* author) {
+    for (const Node* n = author->parent; n != nullptr && n->kind == NodeKind::element; n = n->parent) {
+        if (n->has_attr("itemscope")) {
+            const std::string type = text::to_lower_ascii(text::trim(n->attr("itemtype")));
+            return type.ends_with("/comment") || type.ends_with("/answer");
+        }
+    }
+    return false;
 }
 
 // The particles of names ("Jane van Doe"), written in lower case.
@@ -1056,6 +1073,9 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     std::optional<SourcedText> meta_modified;
     std::optional<SourcedText> time_published;
     std::optional<SourcedText> time_modified;
+    // A sharing card's label and data pairs, by their number.
+    std::vector<std::string> author_label_numbers;
+    std::vector<std::pair<std::string, std::string_view>> card_data;
     const Node* headline = nullptr;
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
         if (n->kind != NodeKind::element) {
@@ -1073,6 +1093,11 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
             for (const std::string& key : {lower_attr(n, "property"), lower_attr(n, "name"), itemprop}) {
                 if (key.empty()) {
                     continue;
+                }
+                if (key.starts_with(kCardLabel) && is_author_label(content)) {
+                    author_label_numbers.push_back(key.substr(kCardLabel.size()));
+                } else if (key.starts_with(kCardData)) {
+                    card_data.emplace_back(key.substr(kCardData.size()), content);
                 }
                 const auto rank_in = [&](const auto& keys) {
                     return static_cast<std::size_t>(std::find(keys.begin(), keys.end(), key) - keys.begin());
@@ -1125,6 +1150,13 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
         }
         if (n->is(Tag::a) && text::has_token_ascii_ci(n->attr("rel"), "author")) {
             append_names(out.rel_authors, author_names(element_text(n)));
+        }
+    }
+    for (const auto& [number, content] : card_data) {
+        if (std::find(author_label_numbers.begin(), author_label_numbers.end(), number) !=
+                author_label_numbers.end() &&
+            !looks_like_link(content)) {
+            append_names(out.card_authors, author_names(content));
         }
     }
     if (!meta_authors.empty()) {
@@ -1182,7 +1214,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
                 }
             }
             if (!itemprop_author && text::iequals_ascii(text::trim(n->attr("itemprop")), "author") &&
-                dom::text_content_length(n, 200) <= 200) {
+                dom::text_content_length(n, 200) <= 200 && !authors_a_reply(n)) {
                 if (std::optional<std::string> name = itemprop_author_name(n)) {
                     itemprop_author = SourcedText{*name, "itemprop author"};
                 }
@@ -1195,7 +1227,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             };
             if (!user_class && names_a_user(n->attr("class")) && short_enough(n, kLongestShownName)) {
                 if (std::optional<std::string> name = poster_name(element_text(n))) {
-                    user_class = SourcedText{*name, "user class"};
+                    user_class = SourcedText{*name, std::string(AuthorsAndDates::kUserClass)};
                 }
             }
             if (!date_element && names_a_date(n) && short_enough(n, kLongestDateLine) && !in_comment_thread(n)) {
@@ -1237,7 +1269,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             headline = n;
         }
     }
-    first_of(out.first_poster, {&data_author, &itemprop_author, &user_class});
+    first_of(out.first_poster, {&itemprop_author, &data_author, &user_class});
     first_of(out.shown_author, {&author_link, &labelled_author, &by_line});
     first_of(out.first_time, {&first_time});
     first_of(out.date_element, {&date_element});

@@ -45,11 +45,18 @@ struct AuthorsAndDates {
     std::string meta_authors_source;
     // The text of rel=author links, the last resort after the byline.
     std::vector<std::string> rel_authors;
+    // The names a sharing card labels as the writer's: the twitter:dataN
+    // beside a twitter:labelN "Written by", as SEO plugins write them. After
+    // rel=author, for an article, a thread or a documentation page.
+    std::vector<std::string> card_authors;
     // A thread's first poster, as forum software marks its posts: the first
-    // data-author attribute, else the first itemprop=author, else the first
-    // element whose class names a user ("username", "author", "poster"...).
-    // Read by read_unmarked_facts; taken for a page of the forum type only.
+    // itemprop=author that is not a reply's (a schema.org Comment's or
+    // Answer's), else the first data-author attribute, else the first element
+    // whose class names a user ("username", "author", "poster"...). Read by
+    // read_unmarked_facts; taken for a page of the forum type only, before
+    // the byline when marked as a poster, after it when only a class names one.
     std::optional<SourcedText> first_poster;
+    static constexpr std::string_view kUserClass = "user class";  // first_poster's source when only a class names it
     // An article's author as templates show one without marking it: the
     // first link to an author's page (/author/jane-doe, /writers/...) whose
     // text is a name, else a name just after a label ("Written by", "By"),

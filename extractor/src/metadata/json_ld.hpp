@@ -3,12 +3,30 @@
 // Iterative and bounded, whatever the script's nesting. Internal header.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace pith::extract {
+
+// A JSON-LD script parsed; discarded when it is not JSON. Templates often
+// write a description's line breaks raw inside its string, which JSON
+// forbids: such a script is read again with its control characters as spaces
+// (outside strings they are white space already).
+inline nlohmann::json parse_json_ld(std::string_view script) {
+    nlohmann::json parsed = nlohmann::json::parse(script.begin(), script.end(), nullptr, false);
+    const auto control = [](char c) { return static_cast<unsigned char>(c) < 0x20; };
+    if (!parsed.is_discarded() || std::none_of(script.begin(), script.end(), control)) {
+        return parsed;
+    }
+    std::string spaced(script);
+    std::replace_if(spaced.begin(), spaced.end(), control, ' ');
+    return nlohmann::json::parse(spaced.begin(), spaced.end(), nullptr, false);
+}
 
 // The first object `wanted` accepts, or nullptr; at most `max_visits` values
 // are looked at. An object that is not wanted is searched through its @graph.

@@ -1309,6 +1309,16 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
     const bool json_ld = authors_dates.authors_source == "json-ld";
     article.authors = authored || !json_ld ? authors_dates.authors : authors_dates.meta_authors;
     sources.authors = authored || !json_ld ? authors_dates.authors_source : authors_dates.meta_authors_source;
+    // A thread's author is its first poster, which forums mark as such, not
+    // as an article's author. Marked as a poster (data-author, the posting's
+    // itemprop=author), it comes before a byline found in the posts, which is
+    // any poster's or a quoted one's; named only by a class, after it.
+    const bool thread = article.page_type == PageType::forum && authors_dates.first_poster;
+    const bool marked_poster = thread && authors_dates.first_poster->source != AuthorsAndDates::kUserClass;
+    if (article.authors.empty() && marked_poster) {
+        article.authors = {authors_dates.first_poster->value};
+        sources.authors = authors_dates.first_poster->source;
+    }
     if (article.authors.empty() && article.byline && authored) {
         // The found byline's names from its lines: "Jane Doe" and "Staff
         // Writer" in two elements read as two lines, not "Jane DoeStaff Writer".
@@ -1320,9 +1330,11 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
         article.authors = authors_dates.rel_authors;
         sources.authors = "rel=author";
     }
-    // A thread's author is its first poster, which forums mark as such,
-    // not as an article's author.
-    if (article.authors.empty() && article.page_type == PageType::forum && authors_dates.first_poster) {
+    if (article.authors.empty() && authored) {
+        article.authors = authors_dates.card_authors;
+        sources.authors = "meta twitter:data (labelled as the writer)";
+    }
+    if (article.authors.empty() && thread) {
         article.authors = {authors_dates.first_poster->value};
         sources.authors = authors_dates.first_poster->source;
     }

@@ -124,21 +124,41 @@ TEST(AuthorsAndDates, TheBylineFoundInThePageIsReadLineByLine) {
 }
 
 TEST(AuthorsAndDates, AThreadsFirstPosterAsForumsMarkIt) {
-    // data-author first, wherever it is; then itemprop=author; then a user's class.
+    // The posting's itemprop=author first, wherever it is; then data-author;
+    // then a user's class.
     AuthorsAndDates found = read_page("", R"(<div class="post"><span class="username">reader9</span></div>)"
-                                          R"(<div itemprop="author"><span itemprop="name">Poster One</span></div>)"
-                                          R"(<article data-author="starter_42"></article>)");
+                                          R"(<article data-author="replier_7"></article>)"
+                                          R"(<div itemscope itemtype="https://schema.org/DiscussionForumPosting">)"
+                                          R"(<div itemprop="author" itemscope itemtype="https://schema.org/Person">)"
+                                          R"(<span itemprop="name">Poster One</span></div></div>)");
+    ASSERT_TRUE(found.first_poster);
+    EXPECT_EQ(found.first_poster->value, "Poster One");
+    EXPECT_EQ(found.first_poster->source, "itemprop author");
+    found = read_page("", R"(<span class="username">reader9</span><article data-author="starter_42"></article>)");
     ASSERT_TRUE(found.first_poster);
     EXPECT_EQ(found.first_poster->value, "starter_42");
     EXPECT_EQ(found.first_poster->source, "data-author");
-    found = read_page("", R"(<span class="username">reader9</span><div itemprop="author">Poster One</div>)");
-    ASSERT_TRUE(found.first_poster);
-    EXPECT_EQ(found.first_poster->value, "Poster One");
     found = read_page("", R"(<p class="authorship">not a user</p><a class="post-author is-op">starter_42</a>)");
     ASSERT_TRUE(found.first_poster);
     EXPECT_EQ(found.first_poster->value, "starter_42");
     EXPECT_EQ(found.first_poster->source, "user class");
+    found = read_page("", R"(<div class="PostUser"><h3 class="PostUser-name">starter_42</h3></div>)");
+    ASSERT_TRUE(found.first_poster);
+    EXPECT_EQ(found.first_poster->value, "starter_42");
     EXPECT_FALSE(read_page("", "<p>No poster here</p>").first_poster);
+}
+
+TEST(AuthorsAndDates, AReplysAuthorIsNotTheThreads) {
+    // A schema.org Comment or Answer is a reply: its itemprop=author posted
+    // the reply, and the thread's starter is marked otherwise.
+    for (const std::string_view reply : {"Comment", "Answer"}) {
+        const AuthorsAndDates found = read_page(
+            "", R"(<article class="message" data-author="starter_42"><p>The question</p></article>)"
+                R"(<article itemscope itemtype="https://schema.org/)" + std::string(reply) + R"(">)"
+                R"(<div itemprop="author" itemscope><span itemprop="name">replier_7</span></div></article>)");
+        ASSERT_TRUE(found.first_poster) << reply;
+        EXPECT_EQ(found.first_poster->value, "starter_42") << reply;
+    }
 }
 
 TEST(AuthorsAndDates, TheFirstPosterIsTheAuthorOfAForumThreadOnly) {
@@ -158,6 +178,27 @@ TEST(AuthorsAndDates, TheFirstPosterIsTheAuthorOfAForumThreadOnly) {
     options.page_type = PageType::article;
     article = extract(thread, options);
     EXPECT_TRUE(article.authors.empty());
+}
+
+TEST(AuthorsAndDates, AThreadsMarkedStarterComesBeforeABylineFoundInItsPosts) {
+    // The byline a thread's posts show is any poster's, often a quoted one's;
+    // the starter as the forum marks it is the thread's author.
+    const std::string thread =
+        "<html><body><h1>Which telescope first?</h1><div class=\"thread\">"
+        "<article class=\"message\" data-author=\"starter_42\"><div class=\"message-body\">"
+        "<blockquote><div class=\"byline\">Quoted Person</div>An old answer, quoted.</blockquote><p>" +
+        std::string(60, 'x') + " I am new to astronomy and would like advice on a first telescope to buy.</p>"
+        "</div></article>"
+        "<article class=\"message\" data-author=\"helper\"><div class=\"message-body\"><p>Start with "
+        "binoculars, then a small dobsonian reflector; it shows the most for the money spent.</p></div>"
+        "</article></div></body></html>";
+    ExtractOptions options;
+    options.page_type = PageType::forum;
+    Article article = extract(thread, options);
+    EXPECT_EQ(article.authors, Names{"starter_42"});
+    EXPECT_EQ(article.metadata_sources.authors, "data-author");
+    options.page_type = PageType::article;
+    EXPECT_EQ(extract(thread, options).authors, Names{"Quoted Person"});
 }
 
 TEST(AuthorsAndDates, AProductOrServicePageHasNoBylineOrJsonLdAuthor) {
@@ -267,6 +308,39 @@ TEST(AuthorsAndDates, TheArticlesJsonLdComesFirstWhereverItIs) {
     EXPECT_EQ(found.published->value, "2025-09-04T08:00:00Z");
     EXPECT_EQ(found.published->source, "json-ld");
     EXPECT_EQ(found.modified->value, "2025-09-05");
+}
+
+TEST(AuthorsAndDates, AJsonLdScriptWithRawLineBreaksInItsStringsIsRead) {
+    const AuthorsAndDates found =
+        read_page("<script type=\"application/ld+json\">{\"@type\":\"DiscussionForumPosting\",\n"
+                  "\"text\":\"The first line\nand the second\",\t\"author\":{\"name\":\"Jane Doe\"},"
+                  "\"datePublished\":\"2024-02-21 13:00:00\"}</script>");
+    EXPECT_EQ(found.authors, Names{"Jane Doe"});
+    EXPECT_EQ(found.authors_source, "json-ld");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value.substr(0, 10), "2024-02-21");
+    EXPECT_TRUE(read_page("<script type=\"application/ld+json\">{\"author\": broken</script>").authors.empty());
+}
+
+TEST(AuthorsAndDates, ASharingCardsWriterIsTheLastResortOfAnArticle) {
+    // SEO plugins label the card's fields: twitter:label1 "Written by",
+    // twitter:data1 the name. Another label's data is no author.
+    const std::string page = "<html><head><meta name=\"twitter:label2\" content=\"Est. reading time\">"
+                             "<meta name=\"twitter:data2\" content=\"4 minutes\">"
+                             "<meta name=\"twitter:label1\" content=\"Written by\">"
+                             "<meta name=\"twitter:data1\" content=\"Jane Doe\"></head><body><h1>Deltas</h1><p>" +
+                             std::string(80, 'x') + " Deltas grow where rivers drop their sediment.</p></body></html>";
+    ExtractOptions options;
+    options.page_type = PageType::article;
+    const Article article = extract(page, options);
+    EXPECT_EQ(article.authors, Names{"Jane Doe"});
+    EXPECT_EQ(article.metadata_sources.authors, "meta twitter:data (labelled as the writer)");
+    options.page_type = PageType::service;  // a card there speaks for a page without an author
+    EXPECT_TRUE(extract(page, options).authors.empty());
+    std::string unlabelled = page;
+    unlabelled.replace(unlabelled.find("Written by"), 10, "Price");
+    options.page_type = PageType::article;
+    EXPECT_TRUE(extract(unlabelled, options).authors.empty());
 }
 
 TEST(AuthorsAndDates, MetaTagsThenMarkedElementsThenTheUrl) {
