@@ -551,6 +551,20 @@ bool holds_a_time(std::string_view part) {
 
 // The names of one segment of a byline line, between the separators where
 // names end (see names_in_line).
+// Whether text holds a letter: an ASCII one, or a character beyond ASCII
+// that is not Latin-1's signs ("§", "©", "«") or a mark, arrow or symbol of
+// U+2000 to U+2BFF.
+bool holds_a_letter(std::string_view text) {
+    for (std::size_t at = 0; at < text.size();) {
+        const char32_t c = text::next_code_point(text, at);
+        const bool sign = (c >= 0x80 && c < 0xC0) || (c >= 0x2000 && c < 0x2C00);
+        if ((c < 0x80 && std::isalpha(static_cast<int>(c)) != 0) || (c >= 0x80 && !sign)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 std::vector<std::string> names_in_segment(std::string_view rest) {
     // "A, B and C", "A & B", "A; B".
     std::vector<std::string> parts;
@@ -588,9 +602,7 @@ std::vector<std::string> names_in_segment(std::string_view rest) {
         if (part.starts_with("and ")) {
             part.erase(0, 4);
         }
-        const bool has_letter = std::any_of(part.begin(), part.end(), [](char c) {
-            return std::isalpha(static_cast<unsigned char>(c)) != 0 || static_cast<unsigned char>(c) >= 0x80;
-        });
+        const bool has_letter = holds_a_letter(part);
         const std::string lower_part = text::to_lower_ascii(part);
         // A label ending "author" ("Topic Author", "About the author"); a
         // template's placeholder or default account; a reading time; a
@@ -821,6 +833,8 @@ bool authors_a_reply(const Node* author) {
 // The particles of names ("Jane van Doe"), written in lower case.
 constexpr std::array<std::string_view, 4> kNameParticles{"van", "de", "der", "von"};
 
+}  // namespace
+
 // A person's name as a template shows it: two to four words, each starting
 // with a capital (or a letter beyond ASCII) but for the particles, no digits,
 // 3 to 40 bytes.
@@ -852,6 +866,8 @@ bool looks_like_full_name(std::string_view name) {
     }
     return words >= 2 && words <= 4;
 }
+
+namespace {
 
 // A link to an author's page: a path segment naming authors, then another.
 bool links_an_author_page(std::string_view href) {

@@ -101,6 +101,11 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out);
 // names. At most ten, each once.
 [[nodiscard]] std::vector<std::string> author_names(std::string_view text);
 
+// A person's name as a template shows it: two to four words, each starting
+// with a capital (or a letter beyond ASCII) but for the particles ("van",
+// "de"), no digits, 3 to 40 bytes.
+[[nodiscard]] bool looks_like_full_name(std::string_view name);
+
 // A date or date-time as ISO 8601: ISO forms are kept (a space before the time
 // becomes "T"), "2025/09/04", "20250904", "4 September 2025", "Sep. 4, 2025",
 // "04.09.2025" (day first) and RFC 1123 dates become "2025-09-04". None for

@@ -1279,6 +1279,19 @@ SourcedText headline_title(const dom::Document& doc, std::string_view base_url, 
     return {std::string(first_part), !og_parts.empty() ? "og:title" : "title"};
 }
 
+namespace {
+
+// Whether an author's name is the site's: the same, case aside, or the start
+// of it ("Digjitale" of "Digjitale Signal").
+bool names_the_site(std::string_view name, std::string_view site) {
+    const std::string lower_name = text::to_lower_ascii(text::trim(name));
+    const std::string lower_site = text::to_lower_ascii(text::trim(site));
+    return !lower_name.empty() &&
+           (lower_site == lower_name || (lower_site.starts_with(lower_name) && lower_site[lower_name.size()] == ' '));
+}
+
+}  // namespace
+
 void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAndDates& authors_dates,
                     const std::optional<std::string>& found_byline,
                     const std::optional<std::string>& found_byline_lines, const std::optional<std::string>& lang) {
@@ -1307,44 +1320,65 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
     const bool authored = !article.page_type || *article.page_type == PageType::article ||
                           *article.page_type == PageType::forum || *article.page_type == PageType::documentation;
     const bool json_ld = authors_dates.authors_source == "json-ld";
-    article.authors = authored || !json_ld ? authors_dates.authors : authors_dates.meta_authors;
-    sources.authors = authored || !json_ld ? authors_dates.authors_source : authors_dates.meta_authors_source;
+    // The sources in the order they are trusted. The site's own name given as
+    // the author is the publisher's: a person's full name a later source gives
+    // is taken instead, and with none the site's name stays.
+    const auto site_named = [&](const std::vector<std::string>& names) {
+        return article.site_name && std::all_of(names.begin(), names.end(), [&](const std::string& name) {
+                   return names_the_site(name, *article.site_name);
+               });
+    };
+    article.authors.clear();
+    sources.authors.reset();
+    const auto offer = [&](std::vector<std::string> names, std::string_view source) {
+        const auto a_person = [&] {
+            return !site_named(names) && std::all_of(names.begin(), names.end(), looks_like_full_name);
+        };
+        if (!names.empty() && (article.authors.empty() || (site_named(article.authors) && a_person()))) {
+            article.authors = std::move(names);
+            sources.authors = std::string(source);
+        }
+    };
+    if (authored || !json_ld) {
+        offer(authors_dates.authors, authors_dates.authors_source);
+    } else {
+        offer(authors_dates.meta_authors, authors_dates.meta_authors_source);
+    }
     // A thread's author is its first poster, which forums mark as such, not
     // as an article's author. Marked as a poster (data-author, the posting's
     // itemprop=author), it comes before a byline found in the posts, which is
     // any poster's or a quoted one's; named only by a class, after it.
     const bool thread = article.page_type == PageType::forum && authors_dates.first_poster;
     const bool marked_poster = thread && authors_dates.first_poster->source != AuthorsAndDates::kUserClass;
-    if (article.authors.empty() && marked_poster) {
-        article.authors = {authors_dates.first_poster->value};
-        sources.authors = authors_dates.first_poster->source;
+    if (marked_poster) {
+        offer({authors_dates.first_poster->value}, authors_dates.first_poster->source);
     }
-    if (article.authors.empty() && article.byline && authored) {
+    if (article.byline && authored) {
         // The found byline's names from its lines: "Jane Doe" and "Staff
         // Writer" in two elements read as two lines, not "Jane DoeStaff Writer".
         const bool found = !metadata_has_byline && found_byline_lines;
-        article.authors = author_names(found ? *found_byline_lines : *article.byline);
-        sources.authors = "byline";
+        offer(author_names(found ? *found_byline_lines : *article.byline), "byline");
     }
-    if (article.authors.empty()) {
-        article.authors = authors_dates.rel_authors;
-        sources.authors = "rel=author";
+    offer(authors_dates.rel_authors, "rel=author");
+    if (authored) {
+        offer(authors_dates.card_authors, "meta twitter:data (labelled as the writer)");
     }
-    if (article.authors.empty() && authored) {
-        article.authors = authors_dates.card_authors;
-        sources.authors = "meta twitter:data (labelled as the writer)";
-    }
-    if (article.authors.empty() && thread) {
-        article.authors = {authors_dates.first_poster->value};
-        sources.authors = authors_dates.first_poster->source;
+    if (thread) {
+        offer({authors_dates.first_poster->value}, authors_dates.first_poster->source);
     }
     // An article's template may show its author unmarked; on other pages such
     // a link or label is more often a reviewer's, a testimonial's or a team's.
-    if (article.authors.empty() && article.page_type == PageType::article && authors_dates.shown_author) {
-        article.authors = {authors_dates.shown_author->value};
-        sources.authors = authors_dates.shown_author->source;
+    if (article.page_type == PageType::article && authors_dates.shown_author) {
+        offer({authors_dates.shown_author->value}, authors_dates.shown_author->source);
     }
-    if (article.authors.empty()) {
+    // An article's or a thread's author may well be its site's name (a
+    // personal site, a company's blog), but a documentation page, a product,
+    // a listing or a service page has no author of its own: the site's name
+    // there is the publisher's.
+    const bool own_author = !article.page_type || *article.page_type == PageType::article ||
+                            *article.page_type == PageType::forum;
+    if (!own_author && site_named(article.authors)) {
+        article.authors.clear();
         sources.authors.reset();
     }
     if (!readability) {

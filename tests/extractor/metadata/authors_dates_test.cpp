@@ -81,6 +81,11 @@ TEST(AuthorNames, SplitsSeveralNamesAndRefusesWhatIsNoName) {
     EXPECT_EQ(author_names("CM\n  Cal Moss\n  Last updated"), Names{"Cal Moss"});  // initials, then the name
     EXPECT_EQ(author_names("by user4821 \xC2\xBB Tue Aug 27, 2019 1:47 am"), Names{"user4821"});
     EXPECT_EQ(author_names("Newsdesk news@paper.example"), Names{"Newsdesk"});
+    // A sign is no letter: a heading's permalink mark is no name.
+    EXPECT_TRUE(author_names("\xC2\xA7").empty());
+    EXPECT_TRUE(author_names("\xE2\x86\x92 \xE2\x80\xA2").empty());
+    EXPECT_EQ(author_names("Zo\xC3\xAB \xC3\x85se"), Names{"Zo\xC3\xAB \xC3\x85se"});
+    EXPECT_EQ(author_names("\xE7\x8E\x8B\xE4\xBC\x9F"), Names{"\xE7\x8E\x8B\xE4\xBC\x9F"});
 }
 
 TEST(AuthorNames, ALineMarkedByComesFirstAndLabelsOrTimesAreNoNames) {
@@ -199,6 +204,34 @@ TEST(AuthorsAndDates, AThreadsMarkedStarterComesBeforeABylineFoundInItsPosts) {
     EXPECT_EQ(article.metadata_sources.authors, "data-author");
     options.page_type = PageType::article;
     EXPECT_EQ(extract(thread, options).authors, Names{"Quoted Person"});
+}
+
+TEST(AuthorsAndDates, TheSitesNameAsAuthorGivesWayToAPersonAndIsNoneOnPagesWithoutAnAuthor) {
+    const auto page = [](const std::string& rel_author) {
+        return "<html><head><meta property=\"og:site_name\" content=\"Delta Works\">"
+               "<meta name=\"author\" content=\"Delta Works\"></head><body><h1>Deltas</h1><p>" +
+               std::string(80, 'x') + " Deltas grow where rivers drop their sediment.</p>" + rel_author +
+               "</body></html>";
+    };
+    ExtractOptions options;
+    options.page_type = PageType::article;
+    // A company's blog or a personal site may sign with its own name...
+    Article article = extract(page(""), options);
+    EXPECT_EQ(article.authors, Names{"Delta Works"});
+    EXPECT_EQ(article.metadata_sources.authors, "meta author");
+    // ...but a person a later source names wrote the article.
+    article = extract(page("<a rel=\"author\" href=\"/jane\">Jane Doe</a>"), options);
+    EXPECT_EQ(article.authors, Names{"Jane Doe"});
+    EXPECT_EQ(article.metadata_sources.authors, "rel=author");
+    EXPECT_EQ(extract(page("<a rel=\"author\" href=\"/more\">View more posts</a>"), options).authors,
+              Names{"Delta Works"});
+    // A documentation page, a listing or a product has no author of its own.
+    for (const PageType type : {PageType::documentation, PageType::listing, PageType::product}) {
+        options.page_type = type;
+        article = extract(page(""), options);
+        EXPECT_TRUE(article.authors.empty()) << page_type_name(type);
+        EXPECT_FALSE(article.metadata_sources.authors) << page_type_name(type);
+    }
 }
 
 TEST(AuthorsAndDates, AProductOrServicePageHasNoBylineOrJsonLdAuthor) {
