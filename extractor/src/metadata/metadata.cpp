@@ -1185,7 +1185,7 @@ std::string heading_text(const Node* heading) {
 
 }  // namespace
 
-SourcedText headline_title(const dom::Document& doc, std::string_view base_url, std::string_view fallback) {
+HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_url, std::string_view fallback) {
     constexpr std::size_t kHeadingsTried = 3;
     constexpr std::size_t kLongestHeadline = 250;  // bytes; longer is a paragraph marked up as a heading
     constexpr double kSharedWords = 0.5;
@@ -1263,20 +1263,24 @@ SourcedText headline_title(const dom::Document& doc, std::string_view base_url, 
     const std::string_view first_part = !og_parts.empty() ? og_parts.front()
                                         : !parts.empty()  ? parts.front()
                                                           : std::string_view{};
+    const std::string_view part_source = !og_parts.empty() ? "og:title" : "title";
     if (!heading.empty()) {
         const std::vector<std::string> words = title_words(heading);
         const std::vector<std::string> titles = title_words(title + " " + og_title);
         const auto shared = static_cast<double>(std::count_if(words.begin(), words.end(), [&](const std::string& w) {
             return std::find(titles.begin(), titles.end(), w) != titles.end();
         }));
-        if (first_part.empty() || (!words.empty() && shared / static_cast<double>(words.size()) >= kSharedWords)) {
-            return {heading, "h1"};
+        if (first_part.empty()) {
+            return {{heading, "h1"}, std::nullopt};
+        }
+        if (!words.empty() && shared / static_cast<double>(words.size()) >= kSharedWords) {
+            return {{heading, "h1"}, SourcedText{std::string(first_part), std::string(part_source)}};
         }
     }
     if (first_part.empty()) {
-        return {std::string(fallback), "readability"};
+        return {{std::string(fallback), "readability"}, std::nullopt};
     }
-    return {std::string(first_part), !og_parts.empty() ? "og:title" : "title"};
+    return {{std::string(first_part), std::string(part_source)}, std::nullopt};
 }
 
 namespace {
@@ -1307,7 +1311,14 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
     article.favicon = metadata.favicon;
 
     MetadataSources& sources = article.metadata_sources;
-    if (metadata.headline && !readability) {
+    // A thread's <h1> carries the forum's prefixes and tags ("Thread:", a
+    // section's name), a service page's is often its slogan; the title's
+    // first part names the thread or the service.
+    const bool titled_by_its_title = article.page_type == PageType::forum || article.page_type == PageType::service;
+    if (metadata.headline && !readability && titled_by_its_title && metadata.title_part) {
+        article.title = metadata.title_part->value;
+        sources.title = metadata.title_part->source;
+    } else if (metadata.headline && !readability) {
         article.title = metadata.headline->value;
         sources.title = metadata.headline->source;
     } else if (article.title) {

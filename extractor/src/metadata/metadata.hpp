@@ -35,6 +35,15 @@ struct Metadata {
     // pith's title for every strategy but readability (headline_title); none
     // when a site rule gives the title.
     std::optional<SourcedText> headline;
+    // Where the headline is an <h1>: the first part of og:title or <title> it
+    // was chosen over, a forum's or a service page's title (apply_metadata).
+    std::optional<SourcedText> title_part;
+};
+
+// headline_title's choice, and the title's first part where it chose an <h1>.
+struct HeadlineChoice {
+    SourcedText headline;
+    std::optional<SourcedText> title_part;
 };
 
 // Readability _getArticleTitle: document.title, cut at " | ", " - ", " » ", ...
@@ -50,9 +59,10 @@ struct Metadata {
 // its first, or the page's host (`base_url`'s) spelled without its dots and
 // dashes. Readability's title (`fallback`) when the page has none of these.
 // On wcxb-dev the truth's title is the first <h1> on 64% of the pages and the
-// first part of og:title or <title> on 71%; this choice matches 75%.
+// first part of og:title or <title> on 71%; this choice matches 75%. The
+// part it chose the <h1> over comes with it, for a forum or a service page.
 // The source is "h1", "og:title", "title" or "readability".
-[[nodiscard]] SourcedText headline_title(const dom::Document& doc, std::string_view base_url,
+[[nodiscard]] HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_url,
                                          std::string_view fallback);
 
 // Whether a JSON-LD @type is one Readability reads as an article's

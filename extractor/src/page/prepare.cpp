@@ -35,13 +35,16 @@ std::optional<PreparedPage> prepare_page(LoadedPage loaded, const ExtractOptions
     page.metadata = read_metadata(doc, json_ld, page.base_url);
     // Readability's title stays Readability's (Mozilla's expected titles).
     if (options.strategy != Strategy::readability) {
-        page.metadata.headline = headline_title(doc, page.base_url, page.metadata.title.value_or(""));
+        HeadlineChoice choice = headline_title(doc, page.base_url, page.metadata.title.value_or(""));
+        page.metadata.headline = std::move(choice.headline);
+        page.metadata.title_part = std::move(choice.title_part);
     }
     page.authors_dates = read_authors_and_dates(doc, json_ld_facts, options.input.url);
     if (page.applied) {  // what the rule names wins over what the page says of itself
         if (page.applied->title) {
             page.metadata.title = page.applied->title;
             page.metadata.headline = SourcedText{*page.applied->title, "site rule"};
+            page.metadata.title_part.reset();
         }
         if (page.applied->author) {
             page.metadata.byline = page.applied->author;

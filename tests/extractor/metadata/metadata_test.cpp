@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "pith/dom.hpp"
+#include "pith/extract.hpp"
 #include "parse_or_fail.hpp"
 
 namespace pith::extract {
@@ -339,7 +340,7 @@ TEST(UnescapeHtmlEntities, NamedThenNumeric) {
 std::string headline_of(std::string_view head, std::string_view body, std::string_view url = "") {
     const dom::Document doc =
         parse("<html><head>" + std::string(head) + "</head><body>" + std::string(body) + "</body></html>");
-    return headline_title(doc, url, "fallback").value;
+    return headline_title(doc, url, "fallback").headline.value;
 }
 
 TEST(HeadlineTitle, TheH1ThatAgreesWithTheTitleWinsOverTheTitleWithItsSiteName) {
@@ -406,6 +407,33 @@ TEST(HeadlineTitle, AHeadingEndingAsItsTitleDoesLosesTheSitesPart) {
                           "<h1>How to Replace Brake Pads \xE2\x80\x93 From a Mechanic</h1>",
                           "https://cars.example/brakes"),
               "How to Replace Brake Pads \xE2\x80\x93 From a Mechanic");
+}
+
+TEST(HeadlineTitle, AThreadOrAServicePageIsTitledByItsTitlesFirstPart) {
+    const HeadlineChoice choice = headline_title(
+        parse("<html><head><title>Which telescope first? - Beginners - Sky Forum</title></head>"
+              "<body><h1>Thread: Which telescope first?</h1></body></html>"),
+        "", "fallback");
+    EXPECT_EQ(choice.headline.value, "Thread: Which telescope first?");
+    ASSERT_TRUE(choice.title_part);
+    EXPECT_EQ(choice.title_part->value, "Which telescope first?");
+    EXPECT_EQ(choice.title_part->source, "title");
+
+    const std::string page = "<html><head><title>Which telescope first? - Beginners - Sky Forum</title></head>"
+                             "<body><h1>Thread: Which telescope first?</h1><p>" +
+                             std::string(80, 'x') + " I would like advice on a first telescope to buy.</p></body></html>";
+    ExtractOptions options;
+    for (const PageType type : {PageType::forum, PageType::service}) {
+        options.page_type = type;
+        const Article article = extract(page, options);
+        EXPECT_EQ(article.title, "Which telescope first?") << page_type_name(type);
+        EXPECT_EQ(article.metadata_sources.title, "title") << page_type_name(type);
+    }
+    options.page_type = PageType::article;
+    EXPECT_EQ(extract(page, options).title, "Thread: Which telescope first?");
+    // Without an <h1> chosen there is no part to prefer.
+    EXPECT_FALSE(headline_title(parse("<html><head><title>A | B</title></head><body></body></html>"), "", "")
+                     .title_part);
 }
 
 TEST(HeadlineTitle, ALineBreakInTheHeadingSeparatesItsWords) {
