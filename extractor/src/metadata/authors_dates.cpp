@@ -571,7 +571,13 @@ std::vector<std::string> names_in_segment(std::string_view rest) {
     std::string current;
     const auto flush = [&] {
         std::string_view part = text::trim(current);
-        while (!part.empty() && std::ispunct(static_cast<unsigned char>(part.back())) != 0 && part.back() != '.') {
+        // Trailing punctuation goes, but for an initial's full stop and the
+        // bracket that closes one the name opened ("Jean Roe (JR)").
+        const auto closes_a_bracket = [&] {
+            return part.back() == ')' && part.find('(') != std::string_view::npos;
+        };
+        while (!part.empty() && std::ispunct(static_cast<unsigned char>(part.back())) != 0 && part.back() != '.' &&
+               !closes_a_bracket()) {
             part = text::trim(part.substr(0, part.size() - 1));
         }
         while (!part.empty() && (part.front() == '[' || part.front() == '(' || part.front() == '"')) {
@@ -718,11 +724,32 @@ std::optional<std::string> iso_date(std::string_view text) {
     return first_written_date(s, kDateWords, false);
 }
 
-std::vector<std::string> author_names(std::string_view text) {
+// A byline's text with each line that starts "and " or "& " joined to the
+// line before: "Jane Doe\n and John Roe" is one line of two names.
+std::string join_continued_lines(std::string_view text) {
+    std::string joined;
+    for (std::size_t line_start = 0; line_start <= text.size();) {
+        const std::size_t line_end = std::min(text.find('\n', line_start), text.size());
+        const std::string_view line = text::trim(text.substr(line_start, line_end - line_start));
+        const bool continues = line.starts_with("and ") || line.starts_with("& ");
+        if (!line.empty()) {
+            if (!joined.empty()) {
+                joined.push_back(continues ? ' ' : '\n');
+            }
+            joined.append(line);
+        }
+        line_start = line_end + 1;
+    }
+    return joined;
+}
+
+std::vector<std::string> author_names(std::string_view raw) {
     // A byline's lines: the name, then often a role, a date or a share bar.
     // A line that starts "By" or "Written by" names the author; else the
     // first line that holds a name is the byline's ("Post" above "by jdoe
     // » 11 Sep 2024" is a label).
+    const std::string joined = join_continued_lines(raw);
+    const std::string_view text = joined;
     const bool one_line = text.find('\n') == std::string_view::npos;
     std::vector<std::string> first;
     for (std::size_t line_start = 0; line_start <= text.size();) {

@@ -81,6 +81,12 @@ TEST(AuthorNames, SplitsSeveralNamesAndRefusesWhatIsNoName) {
     EXPECT_EQ(author_names("CM\n  Cal Moss\n  Last updated"), Names{"Cal Moss"});  // initials, then the name
     EXPECT_EQ(author_names("by user4821 \xC2\xBB Tue Aug 27, 2019 1:47 am"), Names{"user4821"});
     EXPECT_EQ(author_names("Newsdesk news@paper.example"), Names{"Newsdesk"});
+    // A bracket the name opened is part of it; a line that starts "and"
+    // goes on with the names of the line before.
+    EXPECT_EQ(author_names("Jean-Luc Roe (JLR)"), Names{"Jean-Luc Roe (JLR)"});
+    EXPECT_EQ(author_names("Lance Poe (Content Manager),"), Names{"Lance Poe (Content Manager)"});
+    EXPECT_EQ(author_names("Mark Roe\n\t\n\t\t and Jonas Poe\nStaff"), (Names{"Mark Roe", "Jonas Poe"}));
+    EXPECT_EQ(author_names("Mark Roe\n& Jonas Poe"), (Names{"Mark Roe", "Jonas Poe"}));
     // A sign is no letter: a heading's permalink mark is no name.
     EXPECT_TRUE(author_names("\xC2\xA7").empty());
     EXPECT_TRUE(author_names("\xE2\x86\x92 \xE2\x80\xA2").empty());
