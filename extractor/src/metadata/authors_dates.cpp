@@ -1257,7 +1257,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
                 }
             }
             if (!itemprop_author && text::iequals_ascii(text::trim(n->attr("itemprop")), "author") &&
-                dom::text_content_length(n, 200) <= 200 && !authors_a_reply(n)) {
+                dom::shown_text_length(n, 200) <= 200 && !authors_a_reply(n)) {
                 if (std::optional<std::string> name = itemprop_author_name(n)) {
                     itemprop_author = SourcedText{*name, "itemprop author"};
                 }
@@ -1266,7 +1266,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             constexpr std::size_t kLongestShownName = 40;
             constexpr std::size_t kLongestDateLine = 50;  // a date and its label, a weekday and a time
             const auto short_enough = [](const Node* e, std::size_t cap) {
-                return dom::text_content_length(e, cap) <= cap;
+                return dom::shown_text_length(e, cap) <= cap;
             };
             if (!user_class && names_a_user(n->attr("class")) && short_enough(n, kLongestShownName)) {
                 if (std::optional<std::string> name = poster_name(element_text(n))) {
@@ -1287,7 +1287,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             constexpr std::size_t kBylineWindow = 150;
             constexpr std::size_t kLongestBylineText = 120;
             if (!by_line && headline != nullptr && n != headline && ++after_headline <= kBylineWindow &&
-                dom::text_content_length(n, kLongestBylineText) <= kLongestBylineText) {
+                dom::shown_text_length(n, kLongestBylineText) <= kLongestBylineText) {
                 if (std::string name = by_line_name(element_lines(n)); !name.empty()) {
                     by_line = SourcedText{std::move(name), "by line"};
                 }

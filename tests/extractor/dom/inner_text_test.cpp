@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string_view>
+
 #include "parse_or_fail.hpp"
 #include "text/text.hpp"
 
@@ -81,6 +83,14 @@ TEST(InnerText, TextContentLengthStopsOnceOverTheCap) {
     const std::size_t capped = text_content_length(div, 15);
     EXPECT_GT(capped, 15U);
     EXPECT_LT(capped, 30U);  // the third paragraph was never counted
+}
+
+TEST(InnerText, ShownTextLengthCountsARunOfWhiteSpaceOnce) {
+    Document doc = parse_or_fail("<div>\n        by\n        <span>Jane   Doe</span>\n        \n      </div>");
+    const Node* div = doc.body()->first_element_child();
+    EXPECT_EQ(shown_text_length(div, 100), std::string_view("by Jane Doe ").size());
+    EXPECT_GT(text_content_length(div, 100), 30U);  // the indentation, as written
+    EXPECT_GT(shown_text_length(div, 5), 5U);
 }
 
 TEST(InnerText, AsciiCommaCountSeesOnlyAsciiCommas) {

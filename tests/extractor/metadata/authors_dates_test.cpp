@@ -333,6 +333,16 @@ TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
     EXPECT_FALSE(read_page("", R"(<a href="/author/admin">admin</a><p>By</p><p>Team 42 Staff</p>)").shown_author);
 }
 
+TEST(AuthorsAndDates, ATemplatesIndentationDoesNotMakeABylineLong) {
+    const std::string indent(40, ' ');
+    const AuthorsAndDates found =
+        read_page("", "<h1>Home gyms</h1><div class=\"meta\">\n" + indent + "by\n" + indent + "<span>Jane Doe</span>\n" +
+                          indent + "on\n" + indent + "<span>Jan 22, 2025</span>\n" + indent + "</div><p>Text.</p>");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "Jane Doe");
+    EXPECT_EQ(found.shown_author->source, "by line");
+}
+
 TEST(AuthorsAndDates, TheArticlesJsonLdComesFirstWhereverItIs) {
     const AuthorsAndDates found = read_page(
         R"(<script type="application/ld+json">{"@context":"https://schema.org","@graph":[)"
