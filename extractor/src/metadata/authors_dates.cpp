@@ -985,10 +985,10 @@ std::string by_line_name(std::string_view line) {
 }
 
 // Whether a leaf element's text may be an author label: every label holds
-// "by" or "author", and most short leaves hold neither, so their text is not
+// "by", "author" or "contributor", and most short leaves hold none, so their text is not
 // built. A leaf whose text is split (around a comment) is always read.
 bool may_be_author_label(const Node* leaf) {
-    static constexpr text::NeedleSet kLabelWords{std::to_array<std::string_view>({"by", "author"})};
+    static constexpr text::NeedleSet kLabelWords{std::to_array<std::string_view>({"by", "author", "contributor"})};
     const Node* only = leaf->first_child;
     if (only == nullptr || only->next != nullptr) {
         return only != nullptr;
@@ -999,8 +999,10 @@ bool may_be_author_label(const Node* leaf) {
 // A label that puts the author's name in the next element: "Written by",
 // "By", "Author:" alone in their element.
 bool is_author_label(std::string_view text) {
-    static constexpr std::array<std::string_view, 8> kLabels{"written by", "by", "author", "authors",
-                                                             "posted by", "words by", "story by", "article by"};
+    static constexpr std::array<std::string_view, 10> kLabels{"written by", "by",          "author",
+                                                              "authors",    "posted by",   "words by",
+                                                              "story by",   "article by",  "contributor",
+                                                              "contributors"};
     std::string lower = text::to_lower_ascii(text::trim(text));
     if (!lower.empty() && lower.back() == ':') {
         lower.pop_back();
@@ -1300,11 +1302,17 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             }
             if (!labelled_author && n->first_element_child() == nullptr && !n->is(Tag::a) && short_enough(n, 20) &&
                 may_be_author_label(n) && is_author_label(element_text(n))) {
-                if (const Node* next = n->next_element_sibling();
-                    next != nullptr && short_enough(next, kLongestShownName)) {
-                    if (std::string name = element_text(next); looks_like_full_name(name)) {
-                        labelled_author = SourcedText{std::move(name), "author label"};
-                    }
+                // The name is the text right after the label ("<b>Author:</b>
+                // Jane Doe"), else the next element's.
+                const Node* next = n->next_element_sibling();
+                std::string name;
+                if (n->next != nullptr && n->next->is_text() && !text::trim(n->next->data).empty()) {
+                    name = text::collapse_runs(std::string(text::trim(n->next->data)));
+                } else if (next != nullptr && short_enough(next, kLongestShownName)) {
+                    name = element_text(next);
+                }
+                if (looks_like_full_name(name)) {
+                    labelled_author = SourcedText{std::move(name), "author label"};
                 }
             }
         }

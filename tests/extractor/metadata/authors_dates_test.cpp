@@ -310,6 +310,11 @@ TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
     ASSERT_TRUE(found.shown_author);
     EXPECT_EQ(found.shown_author->value, "John Roe");
     EXPECT_EQ(found.shown_author->source, "author label");
+    // The label's name may follow it in the same element.
+    found = read_page("", R"(<div><strong>Contributors:</strong> Janet Roe </div><p>Text.</p>)");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "Janet Roe");
+    EXPECT_EQ(found.shown_author->source, "author label");
     found = read_page("", R"(<h1>A story</h1><p>Mar 24, 2025 By Jane Doe</p><p>By the way, by Ann Lee</p>)");
     ASSERT_TRUE(found.shown_author);
     EXPECT_EQ(found.shown_author->value, "Jane Doe");
