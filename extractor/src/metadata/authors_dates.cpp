@@ -364,6 +364,20 @@ std::string element_lines(const Node* n) {
     return out;
 }
 
+// Whether an itemprop (an author, a date) is a reply's: the item it belongs
+// to, its nearest itemscope ancestor, is a schema.org Comment, Answer or
+// Review. A thread's own author and date are the posting's
+// (DiscussionForumPosting, Question), an article's the article's.
+bool in_a_reply(const Node* marked) {
+    for (const Node* n = marked->parent; n != nullptr && n->kind == NodeKind::element; n = n->parent) {
+        if (n->has_attr("itemscope")) {
+            const std::string type = text::to_lower_ascii(text::trim(n->attr("itemtype")));
+            return type.ends_with("/comment") || type.ends_with("/answer") || type.ends_with("/review");
+        }
+    }
+    return false;
+}
+
 std::string lower_attr(const Node* n, std::string_view name) {
     return text::to_lower_ascii(text::trim(n->attr(name)));
 }
@@ -844,19 +858,6 @@ std::optional<std::string> itemprop_author_name(const Node* author) {
     return poster_name(content.empty() ? element_text(author) : std::string(content));
 }
 
-// Whether an itemprop=author names a reply's poster: the item it belongs to,
-// its nearest itemscope ancestor, is a schema.org Comment or Answer. A
-// thread's own author is the posting's (DiscussionForumPosting, Question).
-bool authors_a_reply(const Node* author) {
-    for (const Node* n = author->parent; n != nullptr && n->kind == NodeKind::element; n = n->parent) {
-        if (n->has_attr("itemscope")) {
-            const std::string type = text::to_lower_ascii(text::trim(n->attr("itemtype")));
-            return type.ends_with("/comment") || type.ends_with("/answer");
-        }
-    }
-    return false;
-}
-
 // The particles of names ("Jane van Doe"), written in lower case.
 constexpr std::array<std::string_view, 4> kNameParticles{"van", "de", "der", "von"};
 
@@ -1135,7 +1136,9 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
             if (content.empty()) {
                 continue;
             }
-            for (const std::string& key : {lower_attr(n, "property"), lower_attr(n, "name"), itemprop}) {
+            // A reply's itemprop (a comment's date, an answer's author) is not the page's.
+            const std::string page_itemprop = itemprop.empty() || in_a_reply(n) ? std::string() : itemprop;
+            for (const std::string& key : {lower_attr(n, "property"), lower_attr(n, "name"), page_itemprop}) {
                 if (key.empty()) {
                     continue;
                 }
@@ -1178,19 +1181,22 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
             continue;
         }
         // <time itemprop=datePublished datetime=...>, <span itemprop=dateModified content=...>,
-        // <time class="published ...">.
-        const bool published_mark = itemprop == "datepublished" ||
+        // <time class="published ...">; a question's itemprop=dateCreated. A
+        // reply's (a Comment's, an Answer's, a Review's) is not the page's.
+        const bool reply = !itemprop.empty() && in_a_reply(n);
+        const bool published_mark = ((itemprop == "datepublished" || itemprop == "datecreated") && !reply) ||
                                     (n->is(Tag::time) && lower_attr(n, "class").find("publish") != std::string::npos);
-        const bool modified_mark = itemprop == "datemodified";
+        const bool modified_mark = itemprop == "datemodified" && !reply;
         if ((published_mark && !time_published) || (modified_mark && !time_modified)) {
             std::string_view value = text::trim(n->attr("datetime"));
             value = value.empty() ? text::trim(n->attr("content")) : value;
             std::optional<std::string> date = value.empty() ? iso_date(element_text(n)) : iso_date(value);
             if (date) {
-                (published_mark ? time_published : time_modified) = SourcedText{
-                    *date, published_mark ? (itemprop == "datepublished" ? "itemprop datePublished"
-                                                                         : "<time class=published>")
-                                          : "itemprop dateModified"};
+                const std::string_view source = !published_mark              ? "itemprop dateModified"
+                                                : itemprop == "datepublished" ? "itemprop datePublished"
+                                                : itemprop == "datecreated"   ? "itemprop dateCreated"
+                                                                              : "<time class=published>";
+                (published_mark ? time_published : time_modified) = SourcedText{*date, std::string(source)};
             }
         }
         if (n->is(Tag::a) && text::has_token_ascii_ci(n->attr("rel"), "author")) {
@@ -1259,7 +1265,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
                 }
             }
             if (!itemprop_author && text::iequals_ascii(text::trim(n->attr("itemprop")), "author") &&
-                dom::shown_text_length(n, 200) <= 200 && !authors_a_reply(n)) {
+                dom::shown_text_length(n, 200) <= 200 && !in_a_reply(n)) {
                 if (std::optional<std::string> name = itemprop_author_name(n)) {
                     itemprop_author = SourcedText{*name, "itemprop author"};
                 }

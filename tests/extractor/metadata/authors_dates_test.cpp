@@ -397,6 +397,30 @@ TEST(AuthorsAndDates, ASharingCardsWriterIsTheLastResortOfAnArticle) {
     EXPECT_TRUE(extract(unlabelled, options).authors.empty());
 }
 
+TEST(AuthorsAndDates, AReplysDateIsNotThePagesAndAQuestionsCreationIs) {
+    // A Q&A page: the question's dateCreated, then answers with their own
+    // datePublished, as <meta> and as elements, and a review's date.
+    const AuthorsAndDates found = read_page(
+        "", R"(<div itemscope itemtype="https://schema.org/Question"><h1>Why?</h1>)"
+            R"(<time itemprop="dateCreated" datetime="2014-02-04 13:02:51Z">12 years ago</time>)"
+            R"(<div itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer">)"
+            R"(<meta itemprop="datePublished" content="2018-05-21"><meta itemprop="dateModified" content="2019-01-02">)"
+            R"(</div><div itemscope itemtype="https://schema.org/Answer">)"
+            R"(<span itemprop="datePublished">2016-03-17</span></div></div>)"
+            R"(<div itemscope itemtype="https://schema.org/Review"><span itemprop="datePublished">2020-01-01</span>)"
+            R"(</div>)");
+    ASSERT_TRUE(found.published);
+    EXPECT_EQ(found.published->value.substr(0, 10), "2014-02-04");
+    EXPECT_EQ(found.published->source, "itemprop dateCreated");
+    EXPECT_FALSE(found.modified);
+    // Outside a reply, a <meta itemprop> still dates the page.
+    const AuthorsAndDates article = read_page(
+        "", R"(<article itemscope itemtype="https://schema.org/BlogPosting">)"
+            R"(<meta itemprop="datePublished" content="2025-03-02"></article>)");
+    ASSERT_TRUE(article.published);
+    EXPECT_EQ(article.published->value, "2025-03-02");
+}
+
 TEST(AuthorsAndDates, MetaTagsThenMarkedElementsThenTheUrl) {
     AuthorsAndDates found = read_page(R"(<meta name="author" content="By Jane Doe">)"
                                       R"(<meta name="date" content="2023-02-01">)"
