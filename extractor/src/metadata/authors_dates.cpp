@@ -1222,13 +1222,12 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     if (std::optional<std::string> date = url_date(url)) {
         in_url = SourcedText{*date, "url"};
     }
-    std::optional<SourcedText> in_text;
     if (!meta_published && !time_published && !in_url && !out.published) {
         if (std::optional<std::string> date = headline != nullptr ? date_after_headline(doc, headline) : std::nullopt) {
-            in_text = SourcedText{*date, "text after the headline"};
+            out.date_after_headline = SourcedText{*date, "text after the headline"};
         }
     }
-    first_of(out.published, {&meta_published, &time_published, &in_url, &in_text});
+    first_of(out.published, {&meta_published, &time_published, &in_url});
     first_of(out.modified, {&meta_modified, &time_modified});
     // A permalink's date is the day the site published on, in its own time
     // zone; a timestamp a day off is the same moment in UTC.

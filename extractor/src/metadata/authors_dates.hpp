@@ -39,6 +39,11 @@ struct AuthorsAndDates {
     std::vector<std::string> authors;
     std::string authors_source;  // "" when there are none
     std::optional<SourcedText> published, modified;
+    // Where nothing marks the publication date (and the URL holds none): the
+    // first date written in the text after the page's first <h1>, where
+    // bylines show it. Taken for an article, a thread or a documentation
+    // page; on other pages it dates the first item or review.
+    std::optional<SourcedText> date_after_headline;
     // The <meta> author tag's names, kept beside a JSON-LD author that came
     // first: the page's own word where the JSON-LD's is not taken.
     std::vector<std::string> meta_authors;

@@ -1396,9 +1396,18 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
         std::optional<std::string> readabilitys = article.published_time ? iso_date(*article.published_time)
                                                                          : std::nullopt;
         article.published_time.reset();
+        // A date shown after the headline dates an article, a thread or a
+        // documentation page; on a listing, a product or a service page it
+        // is an item's or a review's.
+        const bool own_date = !article.page_type || *article.page_type == PageType::article ||
+                              *article.page_type == PageType::forum ||
+                              *article.page_type == PageType::documentation;
         if (authors_dates.published) {
             article.published_time = authors_dates.published->value;
             sources.published_time = authors_dates.published->source;
+        } else if (authors_dates.date_after_headline && own_date) {
+            article.published_time = authors_dates.date_after_headline->value;
+            sources.published_time = authors_dates.date_after_headline->source;
         } else if (readabilitys) {
             article.published_time = std::move(readabilitys);
         } else if (article.page_type == PageType::article || article.page_type == PageType::forum) {

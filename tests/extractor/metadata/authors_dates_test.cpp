@@ -504,40 +504,57 @@ TEST(AuthorsAndDates, RepeatedAuthorTagsAddTheirNamesAndCitationsReadLastFirst) 
 TEST(AuthorsAndDates, ADateWrittenJustAfterTheHeadlineIsTheLastResort) {
     AuthorsAndDates found = read_page("", "<h1>Tides</h1><p class=byline>By Jane Doe <span>&middot;</span> "
                                           "Updated 4th March, 2025</p><p>Text.</p>");
-    ASSERT_TRUE(found.published);
-    EXPECT_EQ(found.published->value, "2025-03-04");
-    EXPECT_EQ(found.published->source, "text after the headline");
+    ASSERT_TRUE(found.date_after_headline);
+    EXPECT_EQ(found.date_after_headline->value, "2025-03-04");
+    EXPECT_EQ(found.date_after_headline->source, "text after the headline");
 
     found = read_page(R"(<meta property="article:published_time" content="2024-12-01">)",
                       "<h1>Tides</h1><p>March 4, 2025</p>");
     ASSERT_TRUE(found.published);
     EXPECT_EQ(found.published->value, "2024-12-01");  // what the page marks wins
+    EXPECT_FALSE(found.date_after_headline);
 
     // An update's date, or a member's joining, is passed over for a date
     // that follows it; an update's is taken when no other date follows.
     found = read_page("", "<h1>Tides</h1><p>Updated Jan 8, 2026</p><p>Published 5 July 2021</p>");
-    ASSERT_TRUE(found.published);
-    EXPECT_EQ(found.published->value, "2021-07-05");
+    ASSERT_TRUE(found.date_after_headline);
+    EXPECT_EQ(found.date_after_headline->value, "2021-07-05");
     found = read_page("", "<h1>Tides</h1><p>Last updated on: 8 January 2026</p><p>Text.</p>");
-    ASSERT_TRUE(found.published);
-    EXPECT_EQ(found.published->value, "2026-01-08");
+    ASSERT_TRUE(found.date_after_headline);
+    EXPECT_EQ(found.date_after_headline->value, "2026-01-08");
     found = read_page("", "<h1>Tides?</h1><dl><dt>Joined</dt><dd>Nov 4, 2011</dd></dl><p>Asked Dec 19, 2025</p>");
-    ASSERT_TRUE(found.published);
-    EXPECT_EQ(found.published->value, "2025-12-19");
-    EXPECT_FALSE(read_page("", "<h1>Tides?</h1><p>Member since Nov 4, 2011</p>").published);
+    ASSERT_TRUE(found.date_after_headline);
+    EXPECT_EQ(found.date_after_headline->value, "2025-12-19");
+    EXPECT_FALSE(read_page("", "<h1>Tides?</h1><p>Member since Nov 4, 2011</p>").date_after_headline);
 
     // In digits, year first: ISO's dashes, slashes or dots; a longer number
     // is no date.
     for (const std::string_view shown : {"2025-12-17", "2025/12/17", "2025.12.17"}) {
         found = read_page("", "<h1>Tides</h1><p>Essay - Published: " + std::string(shown) + "</p>");
-        ASSERT_TRUE(found.published) << shown;
-        EXPECT_EQ(found.published->value, "2025-12-17");
+        ASSERT_TRUE(found.date_after_headline) << shown;
+        EXPECT_EQ(found.date_after_headline->value, "2025-12-17");
     }
-    EXPECT_FALSE(read_page("", "<h1>Tides</h1><p>Build 2025.12.171 notes</p>").published);
+    EXPECT_FALSE(read_page("", "<h1>Tides</h1><p>Build 2025.12.171 notes</p>").date_after_headline);
 
     // Only the first 400 bytes after the headline, and never before it.
     found = read_page("", "<p>March 4, 2025</p><h1>Tides</h1><p>" + std::string(450, 'x') + "</p><p>March 5, 2025</p>");
-    EXPECT_FALSE(found.published);
+    EXPECT_FALSE(found.date_after_headline);
+
+    // It dates an article, a thread or a documentation page; on a listing,
+    // a product, a collection or a service page it is an item's date.
+    const std::string page = "<html><body><h1>Tides</h1><p>Published March 4, 2025</p><p>" + std::string(80, 'x') +
+                             " The sea rises and falls twice a day.</p></body></html>";
+    ExtractOptions options;
+    for (const PageType type : {PageType::article, PageType::forum, PageType::documentation}) {
+        options.page_type = type;
+        const Article article = extract(page, options);
+        EXPECT_EQ(article.published_time, "2025-03-04") << page_type_name(type);
+        EXPECT_EQ(article.metadata_sources.published_time, "text after the headline") << page_type_name(type);
+    }
+    for (const PageType type : {PageType::listing, PageType::product, PageType::collection, PageType::service}) {
+        options.page_type = type;
+        EXPECT_FALSE(extract(page, options).published_time) << page_type_name(type);
+    }
 }
 
 std::string dated_page() {
