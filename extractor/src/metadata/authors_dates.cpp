@@ -367,9 +367,14 @@ std::string element_lines(const Node* n) {
 // Whether an itemprop (an author, a date) is a reply's: the item it belongs
 // to, its nearest itemscope ancestor, is a schema.org Comment, Answer or
 // Review. A thread's own author and date are the posting's
-// (DiscussionForumPosting, Question), an article's the article's.
+// (DiscussionForumPosting, Question), an article's the article's. Only the
+// nearest 100 ancestors are asked, so a page of thousands of nested marks
+// costs no more per mark.
 bool in_a_reply(const Node* marked) {
-    for (const Node* n = marked->parent; n != nullptr && n->kind == NodeKind::element; n = n->parent) {
+    constexpr std::size_t kAncestorsAsked = 100;
+    std::size_t climbed = 0;
+    for (const Node* n = marked->parent; n != nullptr && n->kind == NodeKind::element && climbed < kAncestorsAsked;
+         n = n->parent, ++climbed) {
         if (n->has_attr("itemscope")) {
             const std::string type = text::to_lower_ascii(text::trim(n->attr("itemtype")));
             return type.ends_with("/comment") || type.ends_with("/answer") || type.ends_with("/review");
