@@ -1294,27 +1294,23 @@ bool names_the_site(std::string_view name, std::string_view site) {
            (lower_site == lower_name || (lower_site.starts_with(lower_name) && lower_site[lower_name.size()] == ' '));
 }
 
-}  // namespace
+// Whether a page of this type has an author and a date of its own: an
+// article, a forum thread or a documentation page (or a page of no known
+// type). On a product, collection, listing or service page a byline, a
+// JSON-LD author or a date shown is a review's, a testimonial's, an item's or
+// the shop's.
+bool authored_type(const std::optional<PageType>& type) {
+    return !type || *type == PageType::article || *type == PageType::forum || *type == PageType::documentation;
+}
 
-void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAndDates& authors_dates,
-                    const std::optional<std::string>& found_byline,
-                    const std::optional<std::string>& found_byline_lines, const std::optional<std::string>& lang) {
-    const bool readability = article.strategy == Strategy::readability;
-    article.title = metadata.title;
-    const bool metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
-    article.byline = metadata_has_byline ? metadata.byline : found_byline;
-    article.lang = lang;
-    article.excerpt = metadata.excerpt;
-    article.site_name = metadata.site_name;
-    article.published_time = metadata.published_time;
-    article.image = metadata.image;
-    article.favicon = metadata.favicon;
-
+// The title: the headline pith chose, or on a forum thread or a service page
+// the title's first part it was chosen over (a thread's <h1> carries the
+// forum's prefixes and tags, "Thread:" or a section's name, and a service
+// page's is often its slogan). readability keeps Readability.js's.
+void choose_title(Article& article, const Metadata& metadata) {
     MetadataSources& sources = article.metadata_sources;
-    // A thread's <h1> carries the forum's prefixes and tags ("Thread:", a
-    // section's name), a service page's is often its slogan; the title's
-    // first part names the thread or the service.
     const bool titled_by_its_title = article.page_type == PageType::forum || article.page_type == PageType::service;
+    const bool readability = article.strategy == Strategy::readability;
     if (metadata.headline && !readability && titled_by_its_title && metadata.title_part) {
         article.title = metadata.title_part->value;
         sources.title = metadata.title_part->source;
@@ -1324,16 +1320,16 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
     } else if (article.title) {
         sources.title = metadata.headline ? metadata.headline->source : "readability";
     }
-    // Products, collections, listings and service pages have no article
-    // author: a byline or a JSON-LD author there is a review's, a
-    // testimonial's or the shop's. Only a <meta> author tag, which speaks
-    // for the page, is taken.
-    const bool authored = !article.page_type || *article.page_type == PageType::article ||
-                          *article.page_type == PageType::forum || *article.page_type == PageType::documentation;
-    const bool json_ld = authors_dates.authors_source == "json-ld";
-    // The sources in the order they are trusted. The site's own name given as
-    // the author is the publisher's: a person's full name a later source gives
-    // is taken instead, and with none the site's name stays.
+}
+
+// The authors from the sources in the order they are trusted; `byline_names`
+// are the names of the byline kept. The site's own name given as the author
+// is the publisher's: a person's full name a later source gives is taken
+// instead, and with none an article or a thread keeps it (a company's blog, a
+// personal site) while the other page types have no author.
+void choose_authors(Article& article, const AuthorsAndDates& found, std::vector<std::string> byline_names) {
+    MetadataSources& sources = article.metadata_sources;
+    const bool authored = authored_type(article.page_type);
     const auto site_named = [&](const std::vector<std::string>& names) {
         return article.site_name && std::all_of(names.begin(), names.end(), [&](const std::string& name) {
                    return names_the_site(name, *article.site_name);
@@ -1350,80 +1346,100 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
             sources.authors = std::string(source);
         }
     };
-    if (authored || !json_ld) {
-        offer(authors_dates.authors, authors_dates.authors_source);
+    // Where a JSON-LD author is not taken, the <meta> author tag, which
+    // speaks for the page, is.
+    if (authored || found.authors_source != "json-ld") {
+        offer(found.authors, found.authors_source);
     } else {
-        offer(authors_dates.meta_authors, authors_dates.meta_authors_source);
+        offer(found.meta_authors, found.meta_authors_source);
     }
     // A thread's author is its first poster, which forums mark as such, not
     // as an article's author. Marked as a poster (data-author, the posting's
     // itemprop=author), it comes before a byline found in the posts, which is
     // any poster's or a quoted one's; named only by a class, after it.
-    const bool thread = article.page_type == PageType::forum && authors_dates.first_poster;
-    const bool marked_poster = thread && authors_dates.first_poster->source != AuthorsAndDates::kUserClass;
-    if (marked_poster) {
-        offer({authors_dates.first_poster->value}, authors_dates.first_poster->source);
+    const bool thread = article.page_type == PageType::forum && found.first_poster;
+    if (thread && found.first_poster->source != AuthorsAndDates::kUserClass) {
+        offer({found.first_poster->value}, found.first_poster->source);
     }
-    if (article.byline && authored) {
-        // The found byline's names from its lines: "Jane Doe" and "Staff
-        // Writer" in two elements read as two lines, not "Jane DoeStaff Writer".
-        const bool found = !metadata_has_byline && found_byline_lines;
-        offer(author_names(found ? *found_byline_lines : *article.byline), "byline");
-    }
-    offer(authors_dates.rel_authors, "rel=author");
     if (authored) {
-        offer(authors_dates.card_authors, "meta twitter:data (labelled as the writer)");
+        offer(std::move(byline_names), "byline");
+    }
+    offer(found.rel_authors, "rel=author");
+    if (authored) {
+        offer(found.card_authors, "meta twitter:data (labelled as the writer)");
     }
     if (thread) {
-        offer({authors_dates.first_poster->value}, authors_dates.first_poster->source);
+        offer({found.first_poster->value}, found.first_poster->source);
     }
     // An article's template may show its author unmarked; on other pages such
     // a link or label is more often a reviewer's, a testimonial's or a team's.
-    if (article.page_type == PageType::article && authors_dates.shown_author) {
-        offer({authors_dates.shown_author->value}, authors_dates.shown_author->source);
+    if (article.page_type == PageType::article && found.shown_author) {
+        offer({found.shown_author->value}, found.shown_author->source);
     }
-    // An article's or a thread's author may well be its site's name (a
-    // personal site, a company's blog), but a documentation page, a product,
-    // a listing or a service page has no author of its own: the site's name
-    // there is the publisher's.
     const bool own_author = !article.page_type || *article.page_type == PageType::article ||
                             *article.page_type == PageType::forum;
     if (!own_author && site_named(article.authors)) {
         article.authors.clear();
         sources.authors.reset();
     }
-    if (!readability) {
-        std::optional<std::string> readabilitys = article.published_time ? iso_date(*article.published_time)
-                                                                         : std::nullopt;
-        article.published_time.reset();
-        // A date shown after the headline dates an article, a thread or a
-        // documentation page; on a listing, a product or a service page it
-        // is an item's or a review's.
-        const bool own_date = !article.page_type || *article.page_type == PageType::article ||
-                              *article.page_type == PageType::forum ||
-                              *article.page_type == PageType::documentation;
-        if (authors_dates.published) {
-            article.published_time = authors_dates.published->value;
-            sources.published_time = authors_dates.published->source;
-        } else if (authors_dates.date_after_headline && own_date) {
-            article.published_time = authors_dates.date_after_headline->value;
-            sources.published_time = authors_dates.date_after_headline->source;
-        } else if (readabilitys) {
-            article.published_time = std::move(readabilitys);
-        } else if (article.page_type == PageType::article || article.page_type == PageType::forum) {
-            // Only articles and threads take what the page shows unmarked: on
-            // other pages a <time> or a date line dates a review, an event or
-            // a listing's item.
-            for (const std::optional<SourcedText>* shown :
-                 {&authors_dates.first_time, &authors_dates.date_before_headline, &authors_dates.date_element}) {
-                if (*shown) {
-                    article.published_time = (*shown)->value;
-                    sources.published_time = (*shown)->source;
-                    break;
-                }
+}
+
+// publishedTime for every strategy but readability: what the page marks, else
+// (on a page with a date of its own) the date shown after the headline, else
+// Readability's reading as ISO 8601, else on an article or a thread what the
+// page shows unmarked (on other pages a <time> or a date line dates a review,
+// an event or a listing's item).
+void choose_published_time(Article& article, const AuthorsAndDates& found) {
+    MetadataSources& sources = article.metadata_sources;
+    std::optional<std::string> readabilitys = article.published_time ? iso_date(*article.published_time)
+                                                                     : std::nullopt;
+    article.published_time.reset();
+    if (found.published) {
+        article.published_time = found.published->value;
+        sources.published_time = found.published->source;
+    } else if (found.date_after_headline && authored_type(article.page_type)) {
+        article.published_time = found.date_after_headline->value;
+        sources.published_time = found.date_after_headline->source;
+    } else if (readabilitys) {
+        article.published_time = std::move(readabilitys);
+    } else if (article.page_type == PageType::article || article.page_type == PageType::forum) {
+        for (const std::optional<SourcedText>* shown :
+             {&found.first_time, &found.date_before_headline, &found.date_element}) {
+            if (*shown) {
+                article.published_time = (*shown)->value;
+                sources.published_time = (*shown)->source;
+                break;
             }
         }
     }
+}
+
+}  // namespace
+
+void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAndDates& authors_dates,
+                    const std::optional<std::string>& found_byline,
+                    const std::optional<std::string>& found_byline_lines, const std::optional<std::string>& lang) {
+    article.title = metadata.title;
+    const bool metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
+    article.byline = metadata_has_byline ? metadata.byline : found_byline;
+    article.lang = lang;
+    article.excerpt = metadata.excerpt;
+    article.site_name = metadata.site_name;
+    article.published_time = metadata.published_time;
+    article.image = metadata.image;
+    article.favicon = metadata.favicon;
+
+    choose_title(article, metadata);
+    // The found byline's names from its lines: "Jane Doe" and "Staff Writer"
+    // in two elements read as two lines, not "Jane DoeStaff Writer".
+    const bool lines_found = !metadata_has_byline && found_byline_lines;
+    choose_authors(article, authors_dates,
+                   article.byline ? author_names(lines_found ? *found_byline_lines : *article.byline)
+                                  : std::vector<std::string>{});
+    if (article.strategy != Strategy::readability) {
+        choose_published_time(article, authors_dates);
+    }
+    MetadataSources& sources = article.metadata_sources;
     if (article.published_time && !sources.published_time) {
         sources.published_time = "readability";
     }
