@@ -1227,12 +1227,15 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     if (std::optional<std::string> date = url_date(url)) {
         in_url = SourcedText{*date, "url"};
     }
-    if (!meta_published && !time_published && !in_url && !out.published) {
+    // The date shown after the headline: where nothing marks the publication,
+    // and beside a JSON-LD date, which it may correct (apply_metadata).
+    const bool json_ld_dated = out.published.has_value();
+    first_of(out.published, {&meta_published, &time_published, &in_url});
+    if (!out.published || json_ld_dated) {
         if (std::optional<std::string> date = headline != nullptr ? date_after_headline(doc, headline) : std::nullopt) {
             out.date_after_headline = SourcedText{*date, "text after the headline"};
         }
     }
-    first_of(out.published, {&meta_published, &time_published, &in_url});
     first_of(out.modified, {&meta_modified, &time_modified});
     // A permalink's date is the day the site published on, in its own time
     // zone; a timestamp a day off is the same moment in UTC.

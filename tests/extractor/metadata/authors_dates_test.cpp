@@ -557,6 +557,30 @@ TEST(AuthorsAndDates, ADateWrittenJustAfterTheHeadlineIsTheLastResort) {
     }
 }
 
+TEST(AuthorsAndDates, TheDateShownUnderTheHeadlineCorrectsAJsonLdDateButNotAMetaTag) {
+    const auto page = [](const std::string& head) {
+        return "<html><head>" + head + "</head><body><h1>Tides</h1><p>Updated March 4, 2025</p><p>" +
+               std::string(80, 'x') + " The sea rises and falls twice a day.</p></body></html>";
+    };
+    const std::string json_ld =
+        R"(<script type="application/ld+json">{"@type":"Article","datePublished":"2019-06-01"}</script>)";
+    ExtractOptions options;
+    options.disable_json_ld = false;
+    options.page_type = PageType::article;
+    Article article = extract(page(json_ld), options);
+    EXPECT_EQ(article.published_time, "2025-03-04");
+    EXPECT_EQ(article.metadata_sources.published_time, "text after the headline (json-ld's differs)");
+    // On the same day, the JSON-LD's timestamp stays.
+    std::string same_day = json_ld;
+    same_day.replace(same_day.find("2019-06-01"), 10, "2025-03-04T08:00:00Z");
+    EXPECT_EQ(extract(page(same_day), options).published_time, "2025-03-04T08:00:00Z");
+    // A <meta> date is not overruled; nor is the JSON-LD on a page without a date of its own.
+    article = extract(page(R"(<meta property="article:published_time" content="2019-06-01">)"), options);
+    EXPECT_EQ(article.published_time, "2019-06-01");
+    options.page_type = PageType::listing;
+    EXPECT_EQ(extract(page(json_ld), options).published_time, "2019-06-01");
+}
+
 std::string dated_page() {
     return "<html><head><title>Tides | Ocean News</title>"
            R"(<meta property="article:published_time" content="Thu, 04 Sep 2025 08:00:00 GMT">)"
