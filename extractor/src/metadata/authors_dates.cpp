@@ -927,6 +927,23 @@ constexpr std::array<std::string_view, 6> kAfterName{"Updated",  "Published", "P
 // name two to four capitalised words, ending at the line's end (a role or a
 // date in the next element: "By Jane Doe\nStaff Writer"); "" when the text
 // is no such byline.
+bool is_handle(std::string_view word) {
+    constexpr std::size_t kShortest = 2;
+    constexpr std::size_t kLongest = 30;
+    static constexpr text::WordSet kPlaceholders{
+        std::to_array<std::string_view>({"admin", "administrator", "webmaster", "staff", "editor", "guest", "user"})};
+    const auto allowed = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-';
+    };
+    const auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+    const auto handle_mark = [](char c) { return is_digit(c) || c == '.' || c == '_'; };
+    const bool written_as_a_handle = (!word.empty() && std::islower(static_cast<unsigned char>(word.front())) != 0) ||
+                                     std::any_of(word.begin(), word.end(), handle_mark);
+    return word.size() >= kShortest && word.size() <= kLongest && std::all_of(word.begin(), word.end(), allowed) &&
+           std::any_of(word.begin(), word.end(), letter) && written_as_a_handle &&
+           !kPlaceholders.holds(text::to_lower_ascii(word));
+}
+
 std::string by_line_name(std::string_view line) {
     const std::string lower = text::to_lower_ascii(line);
     std::size_t by = std::string::npos;
@@ -957,6 +974,13 @@ std::string by_line_name(std::string_view line) {
         rest.remove_prefix(1);
     }
     rest = text::trim(rest);
+    // A member's handle alone on the line ("by jdoe42", "by ibby"): one word
+    // of letters, digits, '.', '_' or '-', with a letter, written as handles
+    // are (in lower case first, or with a digit, '.' or '_'), and no
+    // placeholder. A capitalised word alone ("By Design") is no handle.
+    if (const std::string_view handle = rest.substr(0, rest.find('\n')); is_handle(handle)) {
+        return std::string(handle);
+    }
     // The name: capitalised words (and the particles of names), up to a
     // separator, a lower-case word or the end.
     std::string name;
@@ -1090,6 +1114,78 @@ std::vector<std::string> citation_names(std::string_view content) {
 }
 
 }  // namespace
+
+// Whether an element or one of its three nearest ancestors has a class
+// naming an author as a word ("author-info", "blog_author-text"): a
+// template's box about the article's author.
+bool in_an_author_box(const Node* node) {
+    constexpr std::size_t kAncestorsAsked = 4;
+    std::size_t climbed = 0;
+    for (const Node* n = node; n != nullptr && n->is_element() && climbed < kAncestorsAsked; n = n->parent, ++climbed) {
+        const std::string lower = text::to_lower_ascii(n->attr("class"));
+        for (std::size_t at = lower.find("author"); at != std::string::npos; at = lower.find("author", at + 1)) {
+            const std::size_t end = at + 6;
+            const auto bound = [&](std::size_t i) {
+                return i >= lower.size() || lower[i] == ' ' || lower[i] == '-' || lower[i] == '_';
+            };
+            if ((at == 0 || bound(at - 1)) && bound(end)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// A byline without "By" near the headline: a short line of two to five parts
+// (lines, or pieces between "|", "•", "·", "—", "–"), one a full name and
+// another a date ("Jane Doe | Senior Writer | July 2, 2025", "Jane Doe\nDec 17,
+// 2025"). "" when the text is no such line.
+std::string name_beside_a_date(std::string_view lines) {
+    std::vector<std::string> parts;
+    std::string current;
+    const auto flush = [&] {
+        if (const std::string_view part = text::trim(current); !part.empty()) {
+            parts.emplace_back(part);
+        }
+        current.clear();
+    };
+    for (std::size_t at = 0; at < lines.size();) {
+        const std::string_view rest = lines.substr(at);
+        std::size_t cut = 0;
+        if (rest.front() == '\n' || rest.front() == '|') {
+            cut = 1;
+        } else {
+            for (const std::string_view mark : {"\xE2\x80\xA2", "\xC2\xB7", "\xE2\x80\x94", "\xE2\x80\x93"}) {
+                if (rest.starts_with(mark)) {
+                    cut = mark.size();
+                }
+            }
+        }
+        if (cut > 0) {
+            flush();
+            at += cut;
+        } else {
+            current.push_back(rest.front());
+            ++at;
+        }
+    }
+    flush();
+    constexpr std::size_t kMostParts = 5;
+    constexpr std::size_t kLongestDatePart = 30;
+    if (parts.size() < 2 || parts.size() > kMostParts) {
+        return {};
+    }
+    const auto dated = std::any_of(parts.begin(), parts.end(), [&](const std::string& part) {
+        return part.size() <= kLongestDatePart && iso_date(part).has_value();
+    });
+    if (!dated) {
+        return {};
+    }
+    const auto name = std::find_if(parts.begin(), parts.end(), [](const std::string& part) {
+        return looks_like_full_name(part);
+    });
+    return name == parts.end() ? std::string() : *name;
+}
 
 bool in_comment_thread(const Node* node) {
     constexpr std::size_t kAncestorsAsked = 100;
@@ -1254,6 +1350,8 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
     std::optional<SourcedText> first_time;
     std::optional<SourcedText> date_element;
     std::optional<SourcedText> by_line;
+    std::optional<SourcedText> dated_name;
+    std::optional<SourcedText> author_box;
     std::size_t after_headline = 0;  // elements seen since the headline
     const Node* headline = nullptr;
     TextBeforeHeadline before_headline;
@@ -1303,8 +1401,24 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             constexpr std::size_t kLongestBylineText = 120;
             if (!by_line && headline != nullptr && n != headline && ++after_headline <= kBylineWindow &&
                 dom::shown_text_length(n, kLongestBylineText) <= kLongestBylineText) {
-                if (std::string name = by_line_name(element_lines(n)); !name.empty()) {
+                const std::string lines = element_lines(n);
+                if (std::string name = by_line_name(lines); !name.empty()) {
                     by_line = SourcedText{std::move(name), "by line"};
+                } else if (!dated_name) {
+                    if (std::string dated = name_beside_a_date(lines); !dated.empty()) {
+                        dated_name = SourcedText{std::move(dated), "name beside a date"};
+                    }
+                }
+            }
+            if (!author_box && n->first_element_child() == nullptr && short_enough(n, kLongestShownName) &&
+                in_an_author_box(n) && !in_comment_thread(n)) {
+                // The box's heading ("About The Author", "Written By") is no name.
+                const auto heading = [](const std::string& text) {
+                    const std::string lower = text::to_lower_ascii(text);
+                    return is_author_label(text) || lower.ends_with("author") || lower.ends_with("authors");
+                };
+                if (std::string name = element_text(n); looks_like_full_name(name) && !heading(name)) {
+                    author_box = SourcedText{std::move(name), "author box"};
                 }
             }
             if (!author_link && n->is(Tag::a) && links_an_author_page(n->attr("href")) &&
@@ -1334,7 +1448,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
         }
     }
     first_of(out.first_poster, {&itemprop_author, &data_author, &user_class});
-    first_of(out.shown_author, {&author_link, &labelled_author, &by_line});
+    first_of(out.shown_author, {&author_link, &labelled_author, &by_line, &dated_name, &author_box});
     first_of(out.first_time, {&first_time});
     first_of(out.date_element, {&date_element});
     if (headline != nullptr && !out.published) {

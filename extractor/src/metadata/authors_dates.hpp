@@ -65,7 +65,9 @@ struct AuthorsAndDates {
     // An article's author as templates show one without marking it: the
     // first link to an author's page (/author/jane-doe, /writers/...) whose
     // text is a name, else a name just after a label ("Written by", "By"),
-    // else a short line starting "By Jane Doe" near the headline.
+    // else a short line starting "By Jane Doe" (or a handle: "by jdoe_42")
+    // near the headline, else a line there of a full name beside a date,
+    // else a full name in an author box.
     // Read by read_unmarked_facts; taken for a page of the article type only.
     std::optional<SourcedText> shown_author;
     // The first <time datetime> of the page outside its comments: a thread's

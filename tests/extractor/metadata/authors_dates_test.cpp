@@ -338,11 +338,47 @@ TEST(AuthorsAndDates, AnAuthorShownByALinkToTheirPageOrAfterALabel) {
     EXPECT_FALSE(read_page("", R"(<a href="/author/admin">admin</a><p>By</p><p>Team 42 Staff</p>)").shown_author);
 }
 
+TEST(AuthorsAndDates, ABylineWithoutByAHandleAndAnAuthorBox) {
+    // A name and a date on one short line after the headline, in parts.
+    AuthorsAndDates found =
+        read_page("", "<h1>AI in care</h1><p>Aaron Roe | Senior Writer | July 2, 2025</p><p>Text.</p>");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "Aaron Roe");
+    EXPECT_EQ(found.shown_author->source, "name beside a date");
+    found = read_page("", "<h1>AI in care</h1><div><p>Luke Kim</p><small>December 17, 2025</small></div>");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "Luke Kim");
+    // No date beside it, or no full name: no byline.
+    EXPECT_FALSE(read_page("", "<h1>AI in care</h1><p>Aaron Roe | Senior Writer</p>").shown_author);
+    EXPECT_FALSE(read_page("", "<h1>AI in care</h1><p>Home | News | July 2, 2025</p>").shown_author);
+
+    // A member's handle alone after "by"; a capitalised word alone or a
+    // placeholder is none.
+    found = read_page("", "<h1>Tides</h1><p>by jdoe_42</p><p>Text.</p>");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "jdoe_42");
+    EXPECT_EQ(found.shown_author->source, "by line");
+    EXPECT_FALSE(read_page("", "<h1>Tides</h1><p>by admin</p>").shown_author);
+    EXPECT_FALSE(read_page("", "<h1>Tides</h1><p>By Design</p>").shown_author);
+
+    // A full name in a box whose class names an author, not in comments and
+    // not the box's heading.
+    found = read_page("", R"(<h1>Tides</h1><div class="blog_author-box"><div class="blog_author-text">)"
+                          R"(<h3>About The Author</h3><div>Lauren Roe</div>)"
+                          R"(<p>Lauren writes about the sea.</p></div></div>)");
+    ASSERT_TRUE(found.shown_author);
+    EXPECT_EQ(found.shown_author->value, "Lauren Roe");
+    EXPECT_EQ(found.shown_author->source, "author box");
+    EXPECT_FALSE(
+        read_page("", R"(<div class="comments"><div class="comment-author">Ann Poe</div></div>)").shown_author);
+    EXPECT_FALSE(read_page("", R"(<div class="authority"><span>Ann Poe</span></div>)").shown_author);
+}
+
 TEST(AuthorsAndDates, ATemplatesIndentationDoesNotMakeABylineLong) {
     const std::string indent(40, ' ');
-    const AuthorsAndDates found =
-        read_page("", "<h1>Home gyms</h1><div class=\"meta\">\n" + indent + "by\n" + indent + "<span>Jane Doe</span>\n" +
-                          indent + "on\n" + indent + "<span>Jan 22, 2025</span>\n" + indent + "</div><p>Text.</p>");
+    const AuthorsAndDates found = read_page("", "<h1>Home gyms</h1><div class=\"meta\">\n" + indent + "by\n" + indent +
+                                                    "<span>Jane Doe</span>\n" + indent + "on\n" + indent +
+                                                    "<span>Jan 22, 2025</span>\n" + indent + "</div><p>Text.</p>");
     ASSERT_TRUE(found.shown_author);
     EXPECT_EQ(found.shown_author->value, "Jane Doe");
     EXPECT_EQ(found.shown_author->source, "by line");
