@@ -922,11 +922,9 @@ bool links_an_author_page(std::string_view href) {
 constexpr std::array<std::string_view, 6> kAfterName{"Updated",  "Published", "Posted",
                                                      "Reviewed", "Edited",    "Modified"};
 
-// "By Jane Doe" at the start of a short line (after a date or a few
-// non-letters at most: "Mar 24, 2025 By Jane Doe", "— by Jane Doe"), the
-// name two to four capitalised words, ending at the line's end (a role or a
-// date in the next element: "By Jane Doe\nStaff Writer"); "" when the text
-// is no such byline.
+// A member's handle as bylines show one: one word of letters, digits, '.',
+// '_' or '-', with a letter, written as handles are (in lower case first, or
+// with a digit, '.' or '_'), 2 to 30 bytes, and no placeholder ("admin").
 bool is_handle(std::string_view word) {
     constexpr std::size_t kShortest = 2;
     constexpr std::size_t kLongest = 30;
@@ -944,6 +942,11 @@ bool is_handle(std::string_view word) {
            !kPlaceholders.holds(text::to_lower_ascii(word));
 }
 
+// "By Jane Doe" at the start of a short line (after a date or a few
+// non-letters at most: "Mar 24, 2025 By Jane Doe", "— by Jane Doe"), the
+// name two to four capitalised words, ending at the line's end (a role or a
+// date in the next element: "By Jane Doe\nStaff Writer"); "" when the text
+// is no such byline. A member's handle alone after "by" is one too.
 std::string by_line_name(std::string_view line) {
     const std::string lower = text::to_lower_ascii(line);
     std::size_t by = std::string::npos;
@@ -974,10 +977,8 @@ std::string by_line_name(std::string_view line) {
         rest.remove_prefix(1);
     }
     rest = text::trim(rest);
-    // A member's handle alone on the line ("by jdoe42", "by ibby"): one word
-    // of letters, digits, '.', '_' or '-', with a letter, written as handles
-    // are (in lower case first, or with a digit, '.' or '_'), and no
-    // placeholder. A capitalised word alone ("By Design") is no handle.
+    // A member's handle alone on the line ("by jdoe42", "by ibby"); a
+    // capitalised word alone ("By Design") is no handle.
     if (const std::string_view handle = rest.substr(0, rest.find('\n')); is_handle(handle)) {
         return std::string(handle);
     }
@@ -1113,15 +1114,18 @@ std::vector<std::string> citation_names(std::string_view content) {
     return names;
 }
 
-}  // namespace
-
 // Whether an element or one of its three nearest ancestors has a class
 // naming an author as a word ("author-info", "blog_author-text"): a
 // template's box about the article's author.
 bool in_an_author_box(const Node* node) {
     constexpr std::size_t kAncestorsAsked = 4;
     std::size_t climbed = 0;
+    // Every short leaf asks: most classes hold no "author" anywhere.
+    static constexpr text::NeedleSet kAuthorWord{std::to_array<std::string_view>({"author"})};
     for (const Node* n = node; n != nullptr && n->is_element() && climbed < kAncestorsAsked; n = n->parent, ++climbed) {
+        if (!kAuthorWord.found_in(n->attr("class"))) {
+            continue;
+        }
         const std::string lower = text::to_lower_ascii(n->attr("class"));
         for (std::size_t at = lower.find("author"); at != std::string::npos; at = lower.find("author", at + 1)) {
             const std::size_t end = at + 6;
@@ -1186,6 +1190,8 @@ std::string name_beside_a_date(std::string_view lines) {
     });
     return name == parts.end() ? std::string() : *name;
 }
+
+}  // namespace
 
 bool in_comment_thread(const Node* node) {
     constexpr std::size_t kAncestorsAsked = 100;
