@@ -584,6 +584,12 @@ bool holds_a_letter(std::string_view text) {
     return false;
 }
 
+// Whether lower-case text ends as a label about the author does ("Topic
+// Author", "About the authors"), not as a name.
+bool ends_as_author_label(std::string_view lower) {
+    return lower.ends_with("author") || lower.ends_with("authors");
+}
+
 std::vector<std::string> names_in_segment(std::string_view rest) {
     // "A, B and C", "A & B", "A; B".
     std::vector<std::string> parts;
@@ -632,7 +638,7 @@ std::vector<std::string> names_in_segment(std::string_view rest) {
         // A label ending "author" ("Topic Author", "About the author"); a
         // template's placeholder or default account; a reading time; a
         // brand's or a copyright's line (with its sign).
-        const bool author_label = lower_part.ends_with("author") || lower_part.ends_with("authors");
+        const bool author_label = ends_as_author_label(lower_part);
         static constexpr text::WordSet kNoNames{std::to_array<std::string_view>(
             {"by", "posted", "submitted", "undefined", "null", "admin", "administrator", "webmaster"})};
         const bool reading_time = lower_part.ends_with(" min read") || lower_part.ends_with(" mins read") ||
@@ -825,6 +831,20 @@ std::optional<std::string> poster_name(std::string_view raw) {
     return name;
 }
 
+// Whether a lower-case class list holds `word` bounded by the start, the
+// end, a space, '-' or '_' ("post-author" holds "author", "authority" not).
+bool holds_class_word(std::string_view lower, std::string_view word) {
+    const auto bound = [&](std::size_t at) {
+        return at >= lower.size() || lower[at] == ' ' || lower[at] == '-' || lower[at] == '_';
+    };
+    for (std::size_t at = lower.find(word); at != std::string_view::npos; at = lower.find(word, at + 1)) {
+        if ((at == 0 || bound(at - 1)) && bound(at + word.size())) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // Whether a class list names a user: a word ("username", "post-author",
 // "message-name"...) bounded by the start, the end, a space, '-' or '_'.
 bool names_a_user(std::string_view classes) {
@@ -837,17 +857,8 @@ bool names_a_user(std::string_view classes) {
         return false;
     }
     const std::string lower = text::to_lower_ascii(classes);
-    const auto bound = [&](std::size_t at) {
-        return at >= lower.size() || lower[at] == ' ' || lower[at] == '-' || lower[at] == '_';
-    };
-    for (const std::string_view word : kUserWords) {
-        for (std::size_t at = lower.find(word); at != std::string::npos; at = lower.find(word, at + 1)) {
-            if ((at == 0 || bound(at - 1)) && bound(at + word.size())) {
-                return true;
-            }
-        }
-    }
-    return false;
+    return std::any_of(kUserWords.begin(), kUserWords.end(),
+                       [&](std::string_view word) { return holds_class_word(lower, word); });
 }
 
 // The name an itemprop=author element gives: its itemprop=name (content or
@@ -1126,15 +1137,8 @@ bool in_an_author_box(const Node* node) {
         if (!kAuthorWord.found_in(n->attr("class"))) {
             continue;
         }
-        const std::string lower = text::to_lower_ascii(n->attr("class"));
-        for (std::size_t at = lower.find("author"); at != std::string::npos; at = lower.find("author", at + 1)) {
-            const std::size_t end = at + 6;
-            const auto bound = [&](std::size_t i) {
-                return i >= lower.size() || lower[i] == ' ' || lower[i] == '-' || lower[i] == '_';
-            };
-            if ((at == 0 || bound(at - 1)) && bound(end)) {
-                return true;
-            }
+        if (holds_class_word(text::to_lower_ascii(n->attr("class")), "author")) {
+            return true;
         }
     }
     return false;
@@ -1419,11 +1423,9 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             if (!author_box && n->first_element_child() == nullptr && short_enough(n, kLongestShownName) &&
                 in_an_author_box(n) && !in_comment_thread(n)) {
                 // The box's heading ("About The Author", "Written By") is no name.
-                const auto heading = [](const std::string& text) {
-                    const std::string lower = text::to_lower_ascii(text);
-                    return is_author_label(text) || lower.ends_with("author") || lower.ends_with("authors");
-                };
-                if (std::string name = element_text(n); looks_like_full_name(name) && !heading(name)) {
+                if (std::string name = element_text(n);
+                    looks_like_full_name(name) && !is_author_label(name) &&
+                    !ends_as_author_label(text::to_lower_ascii(name))) {
                     author_box = SourcedText{std::move(name), "author box"};
                 }
             }

@@ -172,15 +172,20 @@ TEST(AuthorsAndDates, AReplysAuthorIsNotTheThreads) {
     }
 }
 
+// A two-post thread whose posts forum software marks with data-author; the
+// starter's post opens with `quoted` (a quote of an older post, say).
+std::string telescope_thread(std::string_view quoted = "") {
+    return "<html><body><h1>Which telescope first?</h1><div class=\"thread\">"
+           "<article class=\"message\" data-author=\"starter_42\"><div class=\"message-body\">" +
+           std::string(quoted) + "<p>" + std::string(60, 'x') +
+           " I am new to astronomy and would like advice on a first telescope to buy.</p></div></article>"
+           "<article class=\"message\" data-author=\"helper\"><div class=\"message-body\"><p>Start with "
+           "binoculars, then a small dobsonian reflector; it shows the most for the money spent.</p></div>"
+           "</article></div></body></html>";
+}
+
 TEST(AuthorsAndDates, TheFirstPosterIsTheAuthorOfAForumThreadOnly) {
-    const std::string thread =
-        "<html><body><h1>Which telescope first?</h1><div class=\"thread\">"
-        "<article class=\"message\" data-author=\"starter_42\"><div class=\"message-body\"><p>" +
-        std::string(60, 'x') + " I am new to astronomy and would like advice on a first telescope to buy.</p>"
-        "</div></article>"
-        "<article class=\"message\" data-author=\"helper\"><div class=\"message-body\"><p>Start with "
-        "binoculars, then a small dobsonian reflector; it shows the most for the money spent.</p></div>"
-        "</article></div></body></html>";
+    const std::string thread = telescope_thread();
     ExtractOptions options;
     options.page_type = PageType::forum;
     Article article = extract(thread, options);
@@ -195,14 +200,7 @@ TEST(AuthorsAndDates, AThreadsMarkedStarterComesBeforeABylineFoundInItsPosts) {
     // The byline a thread's posts show is any poster's, often a quoted one's;
     // the starter as the forum marks it is the thread's author.
     const std::string thread =
-        "<html><body><h1>Which telescope first?</h1><div class=\"thread\">"
-        "<article class=\"message\" data-author=\"starter_42\"><div class=\"message-body\">"
-        "<blockquote><div class=\"byline\">Quoted Person</div>An old answer, quoted.</blockquote><p>" +
-        std::string(60, 'x') + " I am new to astronomy and would like advice on a first telescope to buy.</p>"
-        "</div></article>"
-        "<article class=\"message\" data-author=\"helper\"><div class=\"message-body\"><p>Start with "
-        "binoculars, then a small dobsonian reflector; it shows the most for the money spent.</p></div>"
-        "</article></div></body></html>";
+        telescope_thread("<blockquote><div class=\"byline\">Quoted Person</div>An old answer, quoted.</blockquote>");
     ExtractOptions options;
     options.page_type = PageType::forum;
     Article article = extract(thread, options);
