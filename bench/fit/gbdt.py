@@ -15,6 +15,10 @@ over histogram sums of gradients and hessians, a leaf is -G/(H+lambda) times
 the learning rate. Objectives: "binary" (logistic), "softmax" (one tree per
 class per round) and "squared" (regression).
 
+`fit(..., offset=m)` grows the trees on top of a margin per row that another
+model gives, instead of a fitted constant: the base is then 0, and the caller
+adds its model's margin back when it predicts.
+
 A tree is exported as rows (feature, threshold, left, right, value): an
 internal node sends x[feature] <= threshold left, a leaf has feature -1.
 """
@@ -61,7 +65,7 @@ class Booster:
 
     # ---- fitting ----
 
-    def fit(self, X, y, weight=None):
+    def fit(self, X, y, weight=None, offset=None):
         X = np.asarray(X, dtype=np.float64)
         n = X.shape[0]
         w = np.ones(n) if weight is None else np.asarray(weight, dtype=np.float64)
@@ -73,12 +77,14 @@ class Booster:
             margin = np.zeros((n, self.classes))
         else:
             y = np.asarray(y, dtype=np.float64)
-            if self.objective == "binary":
+            if offset is not None:
+                self.base = 0.0
+            elif self.objective == "binary":
                 p = np.clip(np.average(y, weights=w), 1e-6, 1 - 1e-6)
                 self.base = float(np.log(p / (1 - p)))
             else:
                 self.base = float(np.average(y, weights=w))
-            margin = np.full(n, self.base)
+            margin = np.full(n, self.base) if offset is None else np.asarray(offset, dtype=np.float64).copy()
         for _ in range(self.rounds):
             round_trees = []
             if self.objective == "softmax":
