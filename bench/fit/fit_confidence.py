@@ -12,9 +12,9 @@ the whole answer is.
 
 Two models per strategy read the same features: one gives the probability
 that the word F1 is at least 0.8 (`confidence`), the other the word F1 itself
-(`diagnostics.predicted_f1`). Each is a straight term in auto's agreement,
-fitted first, and boosted trees (gbdt.py) over the other features on top of
-it (AgreementFirst). wcxb-dev's pages are
+(`diagnostics.predicted_f1`). Each is a straight term in auto's agreement
+and coverage, fitted first, and boosted trees (gbdt.py) over the other
+features on top of it (SharesFirst). wcxb-dev's pages are
 extracted fold by fold with the page-type model and auto's judge fitted
 without that fold (--model-fold), and the confidence models are fitted in the
 same five folds grouped by domain (Mozilla's pages by test case): every
@@ -58,45 +58,49 @@ BINS = 10
 # Chosen among a handful by auto's out-of-fold AUROC and Spearman, and the
 # committed table's size.
 PARAMS = dict(rounds=60, max_depth=3, learning_rate=0.1, reg_lambda=1.0, min_child_weight=5.0)
-# auto's agreement enters each model as one straight term, fitted first over
-# every page, and the trees grow on top of it without reading it. Where the
-# two strategies took different text the answer is less often good (F1 >= 0.8
-# on 41% of wcxb-dev's pages with agreement under 0.6, 83% at 0.95 or more),
-# and left to the trees that effect lived in cuts that the few synthetic or
-# unusual pages of a corner could undo at the next refit.
-AGREEMENT = "agreement"
+# How much of each strategy's article the other holds (agreement, the smaller
+# share, and coverage, the larger) enters each model as one straight term,
+# fitted first over every page, and the trees grow on top of it without
+# reading either. Where the two strategies took different text the answer is
+# less often good (F1 >= 0.8 on 41% of wcxb-dev's pages with agreement under
+# 0.6, 83% at 0.95 or more), and left to the trees that effect lived in cuts
+# that the few synthetic or unusual pages of a corner could undo at the next
+# refit. (agreement alone: the least-sure 10% held 0.403 of the bad pages;
+# with coverage 0.417; with length_disparity 0.374.)
+SHARES = ["agreement", "coverage"]
 
 
-class AgreementFirst:
-    """A model's margin: intercept + weight * agreement + boosted trees over the
+class SharesFirst:
+    """A model's margin: intercept + weights . SHARES + boosted trees over the
     other features. objective "binary" (logistic) or "squared"."""
 
-    def __init__(self, objective, column):
-        self.objective, self.column = objective, column
+    def __init__(self, objective, columns):
+        self.objective, self.column = objective, columns
 
     def _term(self, X):
-        return self.intercept + self.weight * X[:, self.column]
+        return self.intercept + X[:, self.column] @ self.weight
 
     def fit(self, X, y):
         a = X[:, self.column]
         Z = np.column_stack([np.ones(len(a)), a])
-        ridge = 1e-3 * np.diag([0.0, 1.0])  # keeps a constant agreement (every other strategy) at weight 0
+        # The ridge keeps constant shares (0 for every strategy but auto) at weight 0.
+        ridge = 1e-3 * np.diag([0.0] + [1.0] * a.shape[1])
         if self.objective == "binary":
-            b = np.zeros(2)
+            b = np.zeros(Z.shape[1])
             for _ in range(50):  # Newton's method
                 p = 1 / (1 + np.exp(-Z @ b))
                 b -= np.linalg.solve((Z * (p * (1 - p))[:, None]).T @ Z + ridge, Z.T @ (p - y) + ridge @ b)
         else:
             b = np.linalg.solve(Z.T @ Z + ridge, Z.T @ y)
-        self.intercept, self.weight = float(b[0]), float(b[1])
+        self.intercept, self.weight = float(b[0]), b[1:]
         trees_read = X.copy()
-        trees_read[:, self.column] = 0.0  # a constant: no tree can split on it
+        trees_read[:, self.column] = 0.0  # constants: no tree can split on them
         self.booster = Booster(objective=self.objective, **PARAMS).fit(trees_read, y, offset=self._term(X))
-        self.booster.base = self.intercept  # exported as the trees' base; the weight goes beside it
+        self.booster.base = self.intercept  # exported as the trees' base; the weights go beside it
         return self
 
     def margin(self, X):
-        return self.booster.margin(X) + self.weight * X[:, self.column]
+        return self.booster.margin(X) + X[:, self.column] @ self.weight
 
     def predict(self, X):
         m = self.margin(X)
@@ -280,14 +284,14 @@ def main():
             good = (f1 >= GOOD_F1).astype(np.float64)
             confidence, predicted = np.zeros(len(rows)), np.zeros(len(rows))
             names = [f["name"] for f in (rows[int(np.argmax(has))][4]["diagnostics"]["confidence_features"])]
-            column = names.index(AGREEMENT)
+            columns = [names.index(name) for name in SHARES]
             for k in range(wcxb.FOLDS):
                 train, test = has & (fold != k), has & (fold == k)
-                confidence[test] = AgreementFirst("binary", column).fit(X[train], good[train]).predict(X[test])
+                confidence[test] = SharesFirst("binary", columns).fit(X[train], good[train]).predict(X[test])
                 predicted[test] = np.clip(
-                    AgreementFirst("squared", column).fit(X[train], f1[train]).predict(X[test]), 0.0, 1.0)
-            models.append(AgreementFirst("binary", column).fit(X[has], good[has]))
-            models.append(AgreementFirst("squared", column).fit(X[has], f1[has]))
+                    SharesFirst("squared", columns).fit(X[train], f1[train]).predict(X[test]), 0.0, 1.0)
+            models.append(SharesFirst("binary", columns).fit(X[has], good[has]))
+            models.append(SharesFirst("squared", columns).fit(X[has], f1[has]))
             w = in_wcxb
             table, ece = reliability(confidence[w], good[w])
             figures[strategy] = dict(
@@ -296,7 +300,7 @@ def main():
                 table=table, routing=routing(confidence[w], f1[w]), by_f1=routing(predicted[w], f1[w]),
                 mozilla_auroc=auroc(confidence[~w], good[~w] > 0), mozilla_good=float(good[~w].mean()))
 
-    print(f"confidence models: a straight term in agreement, then boosted trees ({PARAMS['rounds']} rounds, "
+    print(f"confidence models: a straight term in agreement and coverage, then boosted trees ({PARAMS['rounds']} rounds, "
           f"depth {PARAMS['max_depth']}) per strategy, "
           f"{wcxb.FOLDS} folds grouped by domain; figures out of fold on wcxb-dev")
     print(f"confidence = P(word F1 >= {GOOD_F1}); predicted_f1 = the word F1\n")
@@ -323,12 +327,12 @@ def main():
         "Generated by bench/fit/fit_confidence.py --write; do not edit by hand.",
         "The confidence models, fitted on wcxb-dev and Mozilla's pages, for readability,",
         "lectito, fitness and auto in turn: P(word F1 >= 0.8) (logistic), then the word F1",
-        "(regression). A model's margin is kBase + kAgreementWeight * agreement + its",
-        "boosted trees, which read every other feature of confidence_feature_names().",
+        "(regression). A model's margin is kBase + kShareWeights . (agreement, coverage) +",
+        "its boosted trees, which read every other feature of confidence_feature_names().",
         f"Out of fold on wcxb-dev, auto: AUROC {auto['auroc']:.3f}, Spearman {auto['spearman']:.3f}, "
         f"ECE {auto['ece']:.3f}."], bases=True)
-    text += ("inline constexpr std::array<double, kModels> kAgreementWeight{"
-             + ", ".join(repr(m.weight) for m in models) + "};\n")
+    text += ("inline constexpr std::array<std::array<double, 2>, kModels> kShareWeights{{"
+             + ", ".join("{" + ", ".join(repr(float(w)) for w in m.weight) + "}" for m in models) + "}};\n")
     failures = []
     for flag, value, bar, ok in [
             ("AUROC", auto["auroc"], args.min_auroc, lambda v, b: v >= b),

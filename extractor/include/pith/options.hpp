@@ -217,9 +217,9 @@ struct ExtractOptions {
     // Page builders and access gates send a page's content hidden and show it
     // from a script, which pith does not run. With this, a hidden element
     // holding two thirds of the page's text or more is taken as shown (every
-    // strategy but readability). Off by default: the fitted models have not
-    // been refitted on what it changes.
-    bool reveal_hidden = false;
+    // strategy but readability). On by default: the fitted models are fitted
+    // on the pages it reveals.
+    bool reveal_hidden = true;
     // Site rules (pith/rules.hpp): the rule for the host of input.url applies,
     // or `rule` when given (a request's own). Both outlive the call.
     const rules::RuleSet* rules = nullptr;

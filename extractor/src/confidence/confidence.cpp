@@ -82,9 +82,9 @@ std::size_t model_row(Strategy strategy) noexcept {
 
 double model_margin(std::size_t m, const ConfidenceFeatures& features) noexcept {
     using namespace confidence_model;
-    // The trees never read agreement: it enters as one fitted straight term.
+    // The trees never read agreement or coverage: they enter as one fitted straight term.
     return models::margin(models::model_of(kNodes, kStarts, kModelTrees, m, 1, kBase[m]), features) +
-           kAgreementWeight[m] * features[agreement];
+           kShareWeights[m][0] * features[agreement] + kShareWeights[m][1] * features[coverage];
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // that selects something, else from the strategy asked for.
 #include <algorithm>
 #include <chrono>
+#include <string>
 
 #include "dom/inner_text.hpp"
 #include "page/page.hpp"
@@ -10,6 +11,7 @@
 #include "rules/xpath.hpp"
 #include "strategies/declared.hpp"
 #include "strategies/run.hpp"
+#include "strategies/thread.hpp"
 
 namespace pith::extract {
 
@@ -77,6 +79,12 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
         if (options.strategy == Strategy::automatic && input.page_type == PageType::product && run.chosen &&
             add_declared_description(*run.chosen, page.declarations.product_description)) {
             article.decision += "; the product description its JSON-LD declares was added";
+        }
+        if (options.strategy == Strategy::automatic && input.page_type == PageType::forum && run.chosen) {
+            if (const std::size_t removed = remove_repeated_quotes(*run.chosen); removed > 0) {
+                article.decision += "; " + std::to_string(removed) + (removed == 1 ? " quote" : " quotes") +
+                                    " of posts the thread shows in full left out";
+            }
         }
         if (applied) {
             article.rule->outcome = rule->body.empty() ? "no_body" : "fell_back";

@@ -27,6 +27,7 @@ Article run(const std::string& html, Strategy strategy, bool reveal) {
 }
 
 TEST(RevealHidden, TheArticleAScriptWouldShowIsTakenAsShownWhenAsked) {
+    EXPECT_TRUE(ExtractOptions{}.reveal_hidden) << "on by default";
     for (const std::string hiding : {"style=\"display:none\"", "hidden", "aria-hidden=\"true\"",
                                      "style=\"visibility: hidden\""}) {
         const Article off = run(gated(hiding), Strategy::automatic, false);
