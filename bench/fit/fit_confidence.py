@@ -75,13 +75,13 @@ class SharesFirst:
     other features. objective "binary" (logistic) or "squared"."""
 
     def __init__(self, objective, columns):
-        self.objective, self.column = objective, columns
+        self.objective, self.columns = objective, columns
 
     def _term(self, X):
-        return self.intercept + X[:, self.column] @ self.weight
+        return self.intercept + X[:, self.columns] @ self.weight
 
     def fit(self, X, y):
-        a = X[:, self.column]
+        a = X[:, self.columns]
         Z = np.column_stack([np.ones(len(a)), a])
         # The ridge keeps constant shares (0 for every strategy but auto) at weight 0.
         ridge = 1e-3 * np.diag([0.0] + [1.0] * a.shape[1])
@@ -94,13 +94,13 @@ class SharesFirst:
             b = np.linalg.solve(Z.T @ Z + ridge, Z.T @ y)
         self.intercept, self.weight = float(b[0]), b[1:]
         trees_read = X.copy()
-        trees_read[:, self.column] = 0.0  # constants: no tree can split on them
+        trees_read[:, self.columns] = 0.0  # constants: no tree can split on them
         self.booster = Booster(objective=self.objective, **PARAMS).fit(trees_read, y, offset=self._term(X))
         self.booster.base = self.intercept  # exported as the trees' base; the weights go beside it
         return self
 
     def margin(self, X):
-        return self.booster.margin(X) + X[:, self.column] @ self.weight
+        return self.booster.margin(X) + X[:, self.columns] @ self.weight
 
     def predict(self, X):
         m = self.margin(X)

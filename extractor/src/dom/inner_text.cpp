@@ -174,25 +174,6 @@ std::size_t text_content_length(const Node* node, std::size_t cap) noexcept {
     return length;
 }
 
-std::size_t shown_text_length(const Node* node, std::size_t cap) noexcept {
-    std::size_t length = 0;
-    bool in_space = true;  // leading white space shows as nothing
-    for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
-        if (!n->is_text()) {
-            continue;
-        }
-        for (const char c : n->data) {
-            const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f';
-            length += static_cast<std::size_t>(!space || !in_space);
-            in_space = space;
-        }
-        if (length > cap) {
-            return length;
-        }
-    }
-    return length;
-}
-
 std::size_t ascii_comma_count(const Node* node) noexcept {
     std::size_t count = 0;
     for (const Node* n = node; n != nullptr; n = next_node(n, node)) {

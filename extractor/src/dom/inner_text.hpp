@@ -39,11 +39,6 @@ namespace pith::dom {
 // (the result is then some value > cap).
 [[nodiscard]] std::size_t text_content_length(const Node* node, std::size_t cap) noexcept;
 
-// Bytes of the textContent as it shows, each run of ASCII white space one
-// byte (a template's indentation is no text), counting stops early once past
-// `cap` (the result is then some value > cap).
-[[nodiscard]] std::size_t shown_text_length(const Node* node, std::size_t cap) noexcept;
-
 // ASCII commas in the node's text (Readability _getCharCount(e, ",")).
 [[nodiscard]] std::size_t ascii_comma_count(const Node* node) noexcept;
 

@@ -1380,7 +1380,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
                 }
             }
             if (!itemprop_author && text::iequals_ascii(text::trim(n->attr("itemprop")), "author") &&
-                dom::shown_text_length(n, 200) <= 200 && !in_a_reply(n)) {
+                !dom::inner_text_longer_than(n, 200) && !in_a_reply(n)) {
                 if (std::optional<std::string> name = itemprop_author_name(n)) {
                     itemprop_author = SourcedText{*name, "itemprop author"};
                 }
@@ -1389,7 +1389,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             constexpr std::size_t kLongestShownName = 40;
             constexpr std::size_t kLongestDateLine = 50;  // a date and its label, a weekday and a time
             const auto short_enough = [](const Node* e, std::size_t cap) {
-                return dom::shown_text_length(e, cap) <= cap;
+                return !dom::inner_text_longer_than(e, cap);
             };
             if (!user_class && names_a_user(n->attr("class")) && short_enough(n, kLongestShownName)) {
                 if (std::optional<std::string> name = poster_name(element_text(n))) {
@@ -1410,7 +1410,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             constexpr std::size_t kBylineWindow = 150;
             constexpr std::size_t kLongestBylineText = 120;
             if (!by_line && headline != nullptr && n != headline && ++after_headline <= kBylineWindow &&
-                dom::shown_text_length(n, kLongestBylineText) <= kLongestBylineText) {
+                !dom::inner_text_longer_than(n, kLongestBylineText)) {
                 const std::string lines = element_lines(n);
                 if (std::string name = by_line_name(lines); !name.empty()) {
                     by_line = SourcedText{std::move(name), "by line"};

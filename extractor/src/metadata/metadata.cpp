@@ -1311,12 +1311,11 @@ void choose_title(Article& article, const Metadata& metadata) {
     MetadataSources& sources = article.metadata_sources;
     const bool titled_by_its_title = article.page_type == PageType::forum || article.page_type == PageType::service;
     const bool readability = article.strategy == Strategy::readability;
-    if (metadata.headline && !readability && titled_by_its_title && metadata.title_part) {
-        article.title = metadata.title_part->value;
-        sources.title = metadata.title_part->source;
-    } else if (metadata.headline && !readability) {
-        article.title = metadata.headline->value;
-        sources.title = metadata.headline->source;
+    if (metadata.headline && !readability) {
+        const SourcedText& chosen = titled_by_its_title && metadata.title_part ? *metadata.title_part
+                                                                               : *metadata.headline;
+        article.title = chosen.value;
+        sources.title = chosen.source;
     } else if (article.title) {
         sources.title = metadata.headline ? metadata.headline->source : "readability";
     }

@@ -32,14 +32,13 @@ struct Quote {
 };
 
 // Appends the text node's text, white space collapsed, as one line of `text`;
-// returns the line.
-std::string_view append_line(std::string& text, std::string_view data) {
-    const std::string line = text::collapse_runs(text::trim(data));
-    if (line.empty()) {
-        return {};
+// returns the line (a copy: `text` grows on).
+std::string append_line(std::string& text, std::string_view data) {
+    std::string line = text::collapse_runs(text::trim(data));
+    if (!line.empty()) {
+        text.append(line).push_back('\n');
     }
-    text.append(line).push_back('\n');
-    return std::string_view(text).substr(text.size() - 1 - line.size(), line.size());
+    return line;
 }
 
 }  // namespace
@@ -57,9 +56,9 @@ std::size_t remove_repeated_quotes(Attempt& chosen) {
             Quote quote{n, text.size(), 0, {}};
             for (const Node* inner = n; inner != nullptr; inner = dom::next_node(inner, n)) {
                 if (inner->is_text()) {
-                    if (const std::string_view line = append_line(text, inner->data);
+                    if (std::string line = append_line(text, inner->data);
                         line.size() > quote.longest_line.size()) {
-                        quote.longest_line = line;
+                        quote.longest_line = std::move(line);
                     }
                 }
             }

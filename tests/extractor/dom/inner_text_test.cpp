@@ -85,12 +85,13 @@ TEST(InnerText, TextContentLengthStopsOnceOverTheCap) {
     EXPECT_LT(capped, 30U);  // the third paragraph was never counted
 }
 
-TEST(InnerText, ShownTextLengthCountsARunOfWhiteSpaceOnce) {
+TEST(InnerText, ATemplatesIndentationDoesNotMakeTextLong) {
     Document doc = parse_or_fail("<div>\n        by\n        <span>Jane   Doe</span>\n        \n      </div>");
     const Node* div = doc.body()->first_element_child();
-    EXPECT_EQ(shown_text_length(div, 100), std::string_view("by Jane Doe ").size());
+    EXPECT_EQ(inner_text_length(div), std::string_view("by Jane Doe").size());
     EXPECT_GT(text_content_length(div, 100), 30U);  // the indentation, as written
-    EXPECT_GT(shown_text_length(div, 5), 5U);
+    EXPECT_FALSE(inner_text_longer_than(div, 11));
+    EXPECT_TRUE(inner_text_longer_than(div, 5));
 }
 
 TEST(InnerText, AsciiCommaCountSeesOnlyAsciiCommas) {

@@ -184,16 +184,18 @@ std::string telescope_thread(std::string_view quoted = "") {
            "</article></div></body></html>";
 }
 
+Article extract_as(const std::string& html, PageType type) {
+    ExtractOptions options;
+    options.page_type = type;
+    return extract(html, options);
+}
+
 TEST(AuthorsAndDates, TheFirstPosterIsTheAuthorOfAForumThreadOnly) {
     const std::string thread = telescope_thread();
-    ExtractOptions options;
-    options.page_type = PageType::forum;
-    Article article = extract(thread, options);
+    const Article article = extract_as(thread, PageType::forum);
     EXPECT_EQ(article.authors, Names{"starter_42"});
     EXPECT_EQ(article.metadata_sources.authors, "data-author");
-    options.page_type = PageType::article;
-    article = extract(thread, options);
-    EXPECT_TRUE(article.authors.empty());
+    EXPECT_TRUE(extract_as(thread, PageType::article).authors.empty());
 }
 
 TEST(AuthorsAndDates, AThreadsMarkedStarterComesBeforeABylineFoundInItsPosts) {
@@ -201,13 +203,10 @@ TEST(AuthorsAndDates, AThreadsMarkedStarterComesBeforeABylineFoundInItsPosts) {
     // the starter as the forum marks it is the thread's author.
     const std::string thread =
         telescope_thread("<blockquote><div class=\"byline\">Quoted Person</div>An old answer, quoted.</blockquote>");
-    ExtractOptions options;
-    options.page_type = PageType::forum;
-    Article article = extract(thread, options);
+    const Article article = extract_as(thread, PageType::forum);
     EXPECT_EQ(article.authors, Names{"starter_42"});
     EXPECT_EQ(article.metadata_sources.authors, "data-author");
-    options.page_type = PageType::article;
-    EXPECT_EQ(extract(thread, options).authors, Names{"Quoted Person"});
+    EXPECT_EQ(extract_as(thread, PageType::article).authors, Names{"Quoted Person"});
 }
 
 TEST(AuthorsAndDates, TheSitesNameAsAuthorGivesWayToAPersonAndIsNoneOnPagesWithoutAnAuthor) {
