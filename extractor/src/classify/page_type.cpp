@@ -73,20 +73,25 @@ constexpr std::string_view kClassWords[] = {
     "widget",  "share",  "social",  "logo",       "banner",     "section", "row",     "col",     "container"};
 constexpr std::size_t kClassWordCount = std::size(kClassWords);
 
-// kClassWords by their first letter, so that one scan of a class or id value
-// finds every word it holds (the walk visits every element: a search per word
-// cost more than the rest of the walk).
+// kClassWords by their first two letters, so that one scan of a class or id
+// value finds every word it holds (the walk visits every element: a search per
+// word cost more than the rest of the walk, and an index by first letter alone
+// still tried a dozen words at each 'c').
 struct ClassWordIndex {
-    static constexpr std::size_t kMaxPerLetter = 16;
-    std::array<std::array<std::uint8_t, kMaxPerLetter>, 26> words{};
-    std::array<std::uint8_t, 26> counts{};
+    static constexpr std::size_t kMaxPerPair = 4;
+    std::array<std::array<std::uint8_t, kMaxPerPair>, 26 * 26> words{};
+    std::array<std::uint8_t, 26 * 26> counts{};
 };
+
+constexpr std::size_t letter_pair(char first, char second) noexcept {
+    return static_cast<std::size_t>(first - 'a') * 26 + static_cast<std::size_t>(second - 'a');
+}
 
 constexpr ClassWordIndex make_class_word_index() {
     ClassWordIndex index;
     for (std::size_t i = 0; i < kClassWordCount; ++i) {
-        const auto letter = static_cast<std::size_t>(kClassWords[i][0] - 'a');
-        index.words[letter][index.counts[letter]++] = static_cast<std::uint8_t>(i);
+        const std::size_t pair = letter_pair(kClassWords[i][0], kClassWords[i][1]);
+        index.words[pair][index.counts[pair]++] = static_cast<std::uint8_t>(i);
     }
     return index;
 }
@@ -94,21 +99,24 @@ constexpr ClassWordIndex kClassWordIndex = make_class_word_index();
 
 constexpr char lower_ascii(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
+constexpr bool is_lower_letter(char c) noexcept { return c >= 'a' && c <= 'z'; }
+
 // Marks in `seen` the class words `value` holds anywhere, ASCII case ignored.
 void mark_class_words(std::string_view value, std::array<bool, kClassWordCount>& seen) noexcept {
-    for (std::size_t pos = 0; pos < value.size(); ++pos) {
+    for (std::size_t pos = 0; pos + 1 < value.size(); ++pos) {
         const char first = lower_ascii(value[pos]);
-        if (first < 'a' || first > 'z') {
+        const char second = lower_ascii(value[pos + 1]);
+        if (!is_lower_letter(first) || !is_lower_letter(second)) {
             continue;
         }
-        const auto letter = static_cast<std::size_t>(first - 'a');
-        for (std::size_t k = 0; k < kClassWordIndex.counts[letter]; ++k) {
-            const std::size_t w = kClassWordIndex.words[letter][k];
+        const std::size_t pair = letter_pair(first, second);
+        for (std::size_t k = 0; k < kClassWordIndex.counts[pair]; ++k) {
+            const std::size_t w = kClassWordIndex.words[pair][k];
             const std::string_view word = kClassWords[w];
             if (seen[w] || word.size() > value.size() - pos) {
                 continue;
             }
-            std::size_t j = 1;
+            std::size_t j = 2;
             while (j < word.size() && lower_ascii(value[pos + j]) == word[j]) {
                 ++j;
             }

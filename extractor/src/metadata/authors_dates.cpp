@@ -1420,8 +1420,10 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
                     }
                 }
             }
-            if (!author_box && n->first_element_child() == nullptr && short_enough(n, kLongestShownName) &&
-                in_an_author_box(n) && !in_comment_thread(n)) {
+            // Every leaf is asked: the class checks, cheaper than measuring
+            // the text, come first.
+            if (!author_box && n->first_element_child() == nullptr && in_an_author_box(n) &&
+                short_enough(n, kLongestShownName) && !in_comment_thread(n)) {
                 // The box's heading ("About The Author", "Written By") is no name.
                 if (std::string name = element_text(n);
                     looks_like_full_name(name) && !is_author_label(name) &&
@@ -1435,8 +1437,8 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
                     author_link = SourcedText{std::move(name), "author link"};
                 }
             }
-            if (!labelled_author && n->first_element_child() == nullptr && !n->is(Tag::a) && short_enough(n, 20) &&
-                may_be_author_label(n) && is_author_label(element_text(n))) {
+            if (!labelled_author && n->first_element_child() == nullptr && !n->is(Tag::a) &&
+                may_be_author_label(n) && short_enough(n, 20) && is_author_label(element_text(n))) {
                 // The name is the text right after the label ("<b>Author:</b>
                 // Jane Doe"), else the next element's.
                 const Node* next = n->next_element_sibling();

@@ -5,6 +5,7 @@
 #include <iconv.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -293,11 +294,12 @@ void append_utf8(std::string& out, char32_t c) {
     return needed + 1;
 }
 
-[[nodiscard]] inline bool word_needs_care(std::uint64_t w) noexcept {
+// The high bit of each byte that is non-ASCII or zero. Only the lowest set
+// bit is exact: the has-zero-byte test can flag bytes above a zero byte.
+[[nodiscard]] inline std::uint64_t bytes_needing_care(std::uint64_t w) noexcept {
     constexpr std::uint64_t high = 0x8080808080808080ULL;
     constexpr std::uint64_t ones = 0x0101010101010101ULL;
-    // Any non-ASCII byte, or any zero byte (the classic has-zero-byte test).
-    return ((w & high) != 0) || (((w - ones) & ~w & high) != 0);
+    return (w & high) | ((w - ones) & ~w & high);
 }
 
 // Offset of the first NUL byte or invalid sequence in `s`; s.size() when the
@@ -309,9 +311,14 @@ void append_utf8(std::string& out, char32_t c) {
         if (i + 8 <= n) {
             std::uint64_t w;
             std::memcpy(&w, s.data() + i, sizeof w);
-            if (!word_needs_care(w)) {
+            const std::uint64_t care = bytes_needing_care(w);
+            if (care == 0) {
                 i += 8;
                 continue;
+            }
+            // Little-endian: the lowest flagged bit is the first such byte.
+            if constexpr (std::endian::native == std::endian::little) {
+                i += static_cast<std::size_t>(std::countr_zero(care)) / 8U;
             }
         }
         const auto b = static_cast<unsigned char>(s[i]);
@@ -326,6 +333,21 @@ void append_utf8(std::string& out, char32_t c) {
         i += len;
     }
     return n;
+}
+
+// Whether any byte of `s` is 0x80 or above, eight bytes at a time.
+[[nodiscard]] bool has_non_ascii(std::string_view s) noexcept {
+    constexpr std::uint64_t high = 0x8080808080808080ULL;
+    std::size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s.data() + i, sizeof w);
+        if ((w & high) != 0) {
+            return true;
+        }
+    }
+    return std::any_of(s.begin() + static_cast<std::ptrdiff_t>(i), s.end(),
+                       [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
 }
 
 // Appends `s` to `out` with invalid sequences and NUL replaced by U+FFFD.
@@ -816,9 +838,7 @@ DecodedText to_utf8(std::string_view bytes, std::string_view declared_charset) {
     const bool labelled_utf8 =
         caller_name == "utf-8" || (caller_name.empty() && prescan_meta_charset(bytes) == "utf-8");
     if (const std::size_t problem = first_problem(bytes); !labelled_utf8 && problem == bytes.size()) {
-        const bool has_non_ascii = std::any_of(bytes.begin(), bytes.end(),
-                                               [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
-        if (has_non_ascii) {
+        if (has_non_ascii(bytes)) {
             result.utf8.assign(bytes);
             result.charset = "utf-8";
             result.source = CharsetSource::detected;
@@ -890,16 +910,14 @@ DecodedView to_utf8_view(std::string_view bytes, std::string_view declared_chars
         // ASCII-only page, which that path still handles below.
         const std::string_view inner = charset_from_content(declared_charset);
         const std::string caller = canonical_charset(inner.empty() ? declared_charset : inner);
-        const std::string meta = caller.empty() ? prescan_meta_charset(bytes) : std::string();
-        const bool has_non_ascii =
-            std::any_of(bytes.begin(), bytes.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
         if (caller == "utf-8") {
             return DecodedView{bytes, "utf-8", CharsetSource::caller};
         }
+        const std::string meta = caller.empty() ? prescan_meta_charset(bytes) : std::string();
         if (caller.empty() && meta == "utf-8") {
             return DecodedView{bytes, "utf-8", CharsetSource::meta};
         }
-        if (has_non_ascii || (caller.empty() && meta.empty())) {
+        if ((caller.empty() && meta.empty()) || has_non_ascii(bytes)) {
             return DecodedView{bytes, "utf-8", CharsetSource::detected};
         }
     }

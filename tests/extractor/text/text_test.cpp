@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 
+#include "text/ascii_block.hpp"
 #include "text/needles.hpp"
 
 namespace pith::text {
@@ -90,6 +92,23 @@ TEST(Text, NeedleSetFindsWhatASearchPerNeedleFinds) {
             expected = expected || icontains_ascii(value, needle);
         }
         EXPECT_EQ(kSet.found_in(value), expected) << value;
+    }
+}
+
+TEST(Text, AsciiBlockCountsEachClassOfEveryEightBytes) {
+    // Every mix of spaces, commas and letters over eight bytes, counted
+    // against a byte-at-a-time reading.
+    for (unsigned pattern = 0; pattern < 6561; ++pattern) {  // 3^8
+        std::string bytes;
+        for (unsigned rest = pattern, i = 0; i < 8; ++i, rest /= 3) {
+            bytes += "a ,"[rest % 3];
+        }
+        AsciiBlock block;
+        ASSERT_TRUE(ascii_block(bytes, 0, block));
+        const auto count = [&bytes](char c) { return static_cast<int>(std::count(bytes.begin(), bytes.end(), c)); };
+        EXPECT_EQ(count_of(block.space), count(' ')) << bytes;
+        EXPECT_EQ(count_of(block.content), 8 - count(' ')) << bytes;
+        EXPECT_EQ(count_of(block.punctuation), count(',')) << bytes;
     }
 }
 
