@@ -11,9 +11,14 @@ pass's `duration_us`). A refactoring that claims "behaviour unchanged" shows it
 here. The reference binary's answers can be kept in a cache folder, keyed by
 the binary's hash, so that a second comparison runs only the new binary.
 
+A change that is meant to move one field (the cost estimate when the parser's
+input shrinks, say) names it with --ignore, a dotted path such as
+diagnostics.cost, repeated as needed: the rest must still be the same.
+
 Usage (from the repository root):
   /usr/bin/python3 bench/same_output.py --before OLD/pith --after build/pith \\
-      [--cache DIR] [--strategies auto,readability,lectito,fitness] [--corpora mozilla,trafilatura,wcxb]
+      [--cache DIR] [--strategies auto,readability,lectito,fitness] [--corpora mozilla,trafilatura,wcxb] \\
+      [--ignore diagnostics.cost ...]
 Exit status: 0 the same on every page, 1 some page differs (each is listed), 2 usage or corpus error.
 """
 
@@ -55,6 +60,18 @@ def without_timings(answer):
             diagnostics.pop("pages")
         for run in diagnostics.get("passes") or []:
             run.pop("duration_us", None)
+    return answer
+
+
+def without_fields(answer, paths):
+    """`answer` without the fields at each dotted path of `paths`."""
+    for path in paths:
+        *parents, last = path.split(".")
+        node = answer
+        for key in parents:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, dict):
+            node.pop(last, None)
     return answer
 
 
@@ -102,6 +119,8 @@ def main():
     parser.add_argument("--cache", help="folder keeping the reference answers, keyed by its hash")
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
     parser.add_argument("--corpora", default="mozilla,trafilatura,wcxb")
+    parser.add_argument("--ignore", action="append", default=[], metavar="PATH",
+                        help="a field left out of the comparison, as a dotted path (diagnostics.cost)")
     args = parser.parse_args()
     root, tried = corpus.find_root()
     if root is None:
@@ -127,6 +146,9 @@ def main():
                     cached.parent.mkdir(parents=True, exist_ok=True)
                     cached.write_text(json.dumps(before), encoding="utf-8")
             after = run_pith(args.after, strategy, files, names)
+            for answers in (before, after):
+                for answer in answers.values():
+                    without_fields(answer, args.ignore)
             changed = [key for key in before if before[key] != after.get(key)]
             compared += len(before)
             differing += len(changed)

@@ -271,6 +271,14 @@ MarkupEstimate scan(std::string_view html, std::vector<TextRange>* ranges) noexc
                 if (end == npos) {
                     break;  // the comment runs to the end of input
                 }
+                // The comment's text, up to its "--" or "--!": comments are
+                // deleted before anything reads them. Short ones stay, as the
+                // marker would be longer.
+                constexpr std::size_t kShortestCutComment = 64;
+                const std::size_t text_end = html[end - 1] == '!' ? end - 3 : end - 2;
+                if (text_end > at + 4 && text_end - (at + 4) >= kShortestCutComment) {
+                    cut(at + 4, text_end);
+                }
                 ++estimate.comments;
                 at = end + 1;
                 continue;

@@ -6,7 +6,9 @@
 // corpora (measured over both, 99.7 MB), and gumbo tokenizes them one
 // character at a time, only for Readability to delete the elements. Cutting
 // their text before parsing saves that work and changes nothing else: the
-// elements stay (empty), so the tree has the same shape.
+// elements stay (empty), so the tree has the same shape. Comments' text (about
+// 1.5%) goes too, for the same reason: prep_document deletes every comment,
+// and nothing before it reads one.
 //
 // That holds only if the cut ends exactly where the HTML tokenizer would end
 // the element, so the scanner follows the tokenizer where it matters: comments
@@ -39,8 +41,9 @@ struct TextRange {
     std::size_t end = 0;    // one past its last byte: where its end tag starts
 };
 
-// The text of every <script> (but JSON-LD) and <style> element in `html`, in
-// document order, and the markup estimate of estimate_markup(), in one scan.
+// The text of every <script> (but JSON-LD) and <style> element in `html`, and
+// of every comment of 64 bytes or more, in document order, and the markup
+// estimate of estimate_markup(), in one scan.
 struct MarkupScan {
     std::vector<TextRange> discardable;
     MarkupEstimate estimate;

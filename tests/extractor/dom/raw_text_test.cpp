@@ -119,6 +119,18 @@ TEST(RawText, SelfClosingTagsInSvgAreWholeElements) {
     EXPECT_EQ(cut_texts("<title/><script>x</script></title><script>y</script>"), (Texts{"y"}));
 }
 
+TEST(RawText, CutsTheTextOfLongCommentsOnly) {
+    const std::string text(70, 'c');
+    EXPECT_EQ(cut_texts("<p>a</p><!--" + text + "--><!--" + text + "--!><!-- short -->"), (Texts{text, text}));
+    std::string storage;
+    auto parsed = parse_html(without_discardable_raw_text("<p>a<!--" + text + "-->b</p>", storage));
+    ASSERT_TRUE(parsed);
+    const Node* p = parsed->body()->first_child;
+    ASSERT_NE(p->first_child->next, nullptr);
+    EXPECT_EQ(p->first_child->next->kind, NodeKind::comment) << "the comment stays, with a marker as its text";
+    EXPECT_EQ(p->first_child->next->next->data, "b");
+}
+
 TEST(RawText, EmptyElementsCutNothing) {
     EXPECT_EQ(cut_texts("<script></script><style></style>"), Texts{});
     std::string storage;
