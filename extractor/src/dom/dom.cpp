@@ -206,37 +206,33 @@ void Arena::release(Block* block) noexcept {
     }
 }
 
-void* Arena::allocate(std::size_t bytes, std::size_t align) {
-    auto current = reinterpret_cast<std::uintptr_t>(cursor_);
-    std::uintptr_t aligned = (current + align - 1) & ~(static_cast<std::uintptr_t>(align) - 1);
-    if (cursor_ == nullptr || aligned + bytes > reinterpret_cast<std::uintptr_t>(end_)) {
-        const std::size_t need = bytes + align + sizeof(Block);
-        std::size_t size = std::max(next_block_bytes_, need);
-        bool mapped = false;
-        void* memory = nullptr;
-        if (cache_ != nullptr) {
-            if (std::optional<BlockCache::Held> held = cache_->take(need)) {
-                memory = held->memory;
-                size = held->size;
-                mapped = held->mapped;
-            }
+void* Arena::allocate_in_new_block(std::size_t bytes, std::size_t align) {
+    const std::size_t need = bytes + align + sizeof(Block);
+    std::size_t size = std::max(next_block_bytes_, need);
+    bool mapped = false;
+    void* memory = nullptr;
+    if (cache_ != nullptr) {
+        if (std::optional<BlockCache::Held> held = cache_->take(need)) {
+            memory = held->memory;
+            size = held->size;
+            mapped = held->mapped;
         }
-        if (memory == nullptr) {
-            memory = allocate_block(size, mapped);
-        }
-        auto* block = static_cast<Block*>(memory);
-        block->next = head_;
-        block->size = size;
-        block->mapped = mapped;
-        head_ = block;
-        reserved_ += size;
-        cursor_ = block->data();
-        end_ = reinterpret_cast<char*>(block) + size;
-        // Geometric growth keeps the block count logarithmic in document size.
-        next_block_bytes_ = std::min<std::size_t>(next_block_bytes_ * 2, std::size_t{64} << 20U);
-        current = reinterpret_cast<std::uintptr_t>(cursor_);
-        aligned = (current + align - 1) & ~(static_cast<std::uintptr_t>(align) - 1);
     }
+    if (memory == nullptr) {
+        memory = allocate_block(size, mapped);
+    }
+    auto* block = static_cast<Block*>(memory);
+    block->next = head_;
+    block->size = size;
+    block->mapped = mapped;
+    head_ = block;
+    reserved_ += size;
+    cursor_ = block->data();
+    end_ = reinterpret_cast<char*>(block) + size;
+    // Geometric growth keeps the block count logarithmic in document size.
+    next_block_bytes_ = std::min<std::size_t>(next_block_bytes_ * 2, std::size_t{64} << 20U);
+    const auto current = reinterpret_cast<std::uintptr_t>(cursor_);
+    const std::uintptr_t aligned = (current + align - 1) & ~(static_cast<std::uintptr_t>(align) - 1);
     cursor_ = reinterpret_cast<char*>(aligned + bytes);
     return reinterpret_cast<void*>(aligned);
 }

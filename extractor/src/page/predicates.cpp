@@ -94,16 +94,26 @@ bool is_transparent_phrasing_tag(const Node* n) noexcept {
 }  // namespace
 
 bool is_probably_visible(const Node* node) noexcept {
-    if (const dom::Attribute* style = node->find_attr("style")) {
-        if (inline_style_value(style->value, "display") == "none" ||
-            inline_style_value(style->value, "visibility") == "hidden") {
+    // One pass over the attributes (an element has each name once): every
+    // strategy asks this of every element.
+    const dom::Attribute* style = nullptr;
+    bool aria_hidden = false;
+    for (std::uint32_t i = 0; i < node->attr_count; ++i) {
+        const dom::Attribute& a = node->attrs[i];
+        if (a.name == "hidden") {
             return false;
         }
+        if (a.name == "style") {
+            style = &a;
+        } else if (a.name == "aria-hidden") {
+            aria_hidden = a.value == "true";
+        }
     }
-    if (node->has_attr("hidden")) {
+    if (style != nullptr && (inline_style_value(style->value, "display") == "none" ||
+                             inline_style_value(style->value, "visibility") == "hidden")) {
         return false;
     }
-    if (const dom::Attribute* aria = node->find_attr("aria-hidden"); aria != nullptr && aria->value == "true") {
+    if (aria_hidden) {
         // Wikimedia's fallback images are aria-hidden but are the real images.
         return class_name(node).find("fallback-image") != std::string_view::npos;
     }

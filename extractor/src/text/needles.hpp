@@ -53,14 +53,22 @@ struct ByFirstByte {
 template <std::size_t N>
 class NeedleSet {
 public:
-    consteval explicit NeedleSet(const std::array<std::string_view, N>& needles) : index_(needles) {}
+    consteval explicit NeedleSet(const std::array<std::string_view, N>& needles) : index_(needles) {
+        for (const std::string_view needle : needles) {
+            for (const char c : needle) {
+                if (c >= 'A' && c <= 'Z') {
+                    throw "needles are lower case: only the value's case is folded";
+                }
+            }
+        }
+    }
 
     [[nodiscard]] bool found_in(std::string_view s) const noexcept {
         for (std::size_t i = 0; i < s.size(); ++i) {
             const auto c = static_cast<unsigned char>(detail::fold_ascii(s[i]));
             for (std::size_t k = index_.begin[c]; k < index_.end[c]; ++k) {
                 const std::string_view needle = index_.sorted[k];
-                if (needle.size() <= s.size() - i && iequals_ascii(s.substr(i, needle.size()), needle)) {
+                if (needle.size() <= s.size() - i && matches_at(s, i, needle)) {
                     return true;
                 }
             }
@@ -69,6 +77,17 @@ public:
     }
 
 private:
+    // Whether `needle` (lower case, its first byte already matched) is at
+    // s[at]. Inline and byte by byte: most candidates differ at the second.
+    static bool matches_at(std::string_view s, std::size_t at, std::string_view needle) noexcept {
+        for (std::size_t j = 1; j < needle.size(); ++j) {
+            if (detail::fold_ascii(s[at + j]) != needle[j]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     detail::ByFirstByte<N> index_;
 };
 
