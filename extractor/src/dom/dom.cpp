@@ -231,10 +231,7 @@ void* Arena::allocate_in_new_block(std::size_t bytes, std::size_t align) {
     end_ = reinterpret_cast<char*>(block) + size;
     // Geometric growth keeps the block count logarithmic in document size.
     next_block_bytes_ = std::min<std::size_t>(next_block_bytes_ * 2, std::size_t{64} << 20U);
-    const auto current = reinterpret_cast<std::uintptr_t>(cursor_);
-    const std::uintptr_t aligned = (current + align - 1) & ~(static_cast<std::uintptr_t>(align) - 1);
-    cursor_ = reinterpret_cast<char*>(aligned + bytes);
-    return reinterpret_cast<void*>(aligned);
+    return allocate(bytes, align);  // the new block holds bytes + align: the inline bump succeeds
 }
 
 std::string_view Arena::copy(std::string_view s) {
