@@ -74,7 +74,8 @@ Article article_from_page(PreparedPage& page, const ExtractOptions& options, Art
     if (authored && (page.authors_dates.authors.empty() || !dated)) {
         read_unmarked_facts(page.doc, page.authors_dates);
     }
-    apply_metadata(article, page.metadata, page.authors_dates, state.byline, state.byline_lines, state.lang);  // 6
+    apply_metadata(article, page.metadata, page.authors_dates, state.byline, state.byline_lines, state.lang,  // 6
+                   options.runtime.model_fold);
     if (page.source_copy != nullptr) {                                  // 7
         article.annotated_source = annotate_source(page.doc, page.source_copy, article);
     }

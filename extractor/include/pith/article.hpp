@@ -158,6 +158,17 @@ struct MetadataSources {
     std::optional<std::string> title, authors, published_time, modified_time;
 };
 
+// A title pith could have given (every strategy but readability): its text,
+// where it was first read ("h1", "og:title", "title", "json-ld"), the title
+// model's probability that it is the page's own headline, and the features
+// the model read (the candidate's, then the page type's probabilities).
+struct TitleCandidateDiagnostics {
+    std::string text;
+    std::string source;
+    double score = 0.0;
+    std::vector<double> features;
+};
+
 struct Article {
     // Readability.js field names and meanings.
     std::optional<std::string> title;
@@ -200,6 +211,8 @@ struct Article {
     // The page's type; none when the page was refused before it was read.
     std::optional<PageType> page_type;
     std::optional<PageTypeDiagnostics> page_type_diagnostics;
+    // The titles the title model chose among, in the order they were found.
+    std::vector<TitleCandidateDiagnostics> title_candidates;
     std::vector<PassDiagnostics> passes;
     // The pass in `passes` whose article was returned; none when nothing was
     // found, or a site rule's body was the article.

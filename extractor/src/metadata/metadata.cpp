@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
+#include <iterator>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -14,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "metadata/authors_dates.hpp"
+#include "models/forest.hpp"
 #include "pith/url.hpp"
 #include "dom/inner_text.hpp"
 #include "text/text.hpp"
@@ -1185,7 +1188,195 @@ std::string heading_text(const Node* heading) {
 
 }  // namespace
 
-HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_url, std::string_view fallback) {
+namespace {
+
+// The words of `text` and `of` they share, over all the words of both
+// (Jaccard's index of their sets).
+double shared_word_share(const std::vector<std::string>& text, const std::vector<std::string>& of) {
+    std::vector<std::string> a = text;
+    std::vector<std::string> b = of;
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+    std::sort(b.begin(), b.end());
+    b.erase(std::unique(b.begin(), b.end()), b.end());
+    std::vector<std::string> both;
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+    const std::size_t either = a.size() + b.size() - both.size();
+    return either == 0 ? 0.0 : static_cast<double>(both.size()) / static_cast<double>(either);
+}
+
+// The lowercase words of a URL's path (runs of ASCII letters and digits).
+std::vector<std::string> path_words(std::string_view url) {
+    const std::size_t scheme = url.find("://");
+    const std::size_t slash = scheme == std::string_view::npos ? scheme : url.find('/', scheme + 3);
+    if (slash == std::string_view::npos) {
+        return {};
+    }
+    const std::string_view path = url.substr(slash);
+    return title_words(path.substr(0, path.find_first_of("?#")));
+}
+
+// The share of a text's ASCII letters that are capitals.
+double capital_share(std::string_view text) noexcept {
+    std::size_t letters = 0;
+    std::size_t capitals = 0;
+    for (const char c : text) {
+        letters += std::isalpha(static_cast<unsigned char>(c)) != 0 ? 1U : 0U;
+        capitals += c >= 'A' && c <= 'Z' ? 1U : 0U;
+    }
+    return letters == 0 ? 0.0 : static_cast<double>(capitals) / static_cast<double>(letters);
+}
+
+// What a page gives of its titles, as headline_title read them.
+struct TitleSources {
+    std::string_view title;
+    std::string_view og_title;
+    const std::vector<std::string_view>& parts;
+    const std::vector<std::string_view>& og_parts;
+    const std::vector<std::string>& h1_texts;
+    std::string_view json_ld_title;
+    std::string_view base_url;
+    std::string_view site;  // og:site_name's words
+    std::string_view host;  // squeezed_host
+};
+
+// Whether the host holds these words, run together.
+bool host_holds(std::string_view host, std::string words) {
+    std::erase(words, ' ');
+    return !host.empty() && host.find(words) != std::string_view::npos;
+}
+
+// A title's part's first word (four letters or more) found in the host.
+bool first_word_in_host(std::string_view host, std::string_view part) {
+    constexpr std::size_t kShortestHostWord = 4;
+    const std::string words = joined_words(part);
+    const std::string_view first_word = std::string_view(words).substr(0, words.find(' '));
+    return first_word.size() >= kShortestHostWord && host_holds(host, std::string(first_word));
+}
+
+// The title model's candidates (TitleCandidate), the headline `rules` chose
+// first, so that it wins a tie.
+std::vector<TitleCandidate> title_candidates(const TitleSources& page, const HeadlineChoice& rules) {
+    constexpr std::size_t kLongestTitle = 250;  // bytes, as a headline
+    // Each text once, with every source that gave it.
+    enum Source : std::size_t {
+        from_headline, from_title_part, from_title, from_title_first, from_title_last, from_title_head,
+        from_og_title, from_og_first, from_og_head, from_json_ld, from_first_h1, from_other_h1, source_count
+    };
+    struct Found {
+        std::string text;
+        std::string source;
+        std::array<bool, source_count> from{};
+    };
+    std::vector<Found> found;
+    const auto add = [&](std::string_view raw, Source from, std::string_view source) {
+        std::string text = text::collapse_runs(text::trim(raw));
+        std::replace_if(text.begin(), text.end(), is_ascii_space, ' ');
+        text = text::collapse_runs(text);
+        if (text.empty() || text.size() > kLongestTitle) {
+            return;
+        }
+        auto same = std::find_if(found.begin(), found.end(), [&](const Found& f) { return f.text == text; });
+        if (same == found.end()) {
+            found.push_back(Found{std::move(text), std::string(source), {}});
+            same = found.end() - 1;
+        }
+        same->from[from] = true;
+    };
+    // All of a title's parts but its last, as the title writes them.
+    const auto head_of = [](std::string_view whole, const std::vector<std::string_view>& of) {
+        if (of.size() < 2) {
+            return std::string_view{};
+        }
+        const std::string_view last_kept = of[of.size() - 2];
+        return whole.substr(static_cast<std::size_t>(of.front().data() - whole.data()),
+                            static_cast<std::size_t>(last_kept.data() + last_kept.size() - of.front().data()));
+    };
+    if (rules.headline.source != "readability") {
+        add(rules.headline.value, from_headline, rules.headline.source);
+    }
+    if (rules.title_part) {
+        add(rules.title_part->value, from_title_part, rules.title_part->source);
+    }
+    add(page.title, from_title, "title");
+    if (page.parts.size() > 1) {
+        add(page.parts.front(), from_title_first, "title");
+        add(page.parts.back(), from_title_last, "title");
+        add(head_of(page.title, page.parts), from_title_head, "title");
+    }
+    add(page.og_title, from_og_title, "og:title");
+    if (page.og_parts.size() > 1) {
+        add(page.og_parts.front(), from_og_first, "og:title");
+        add(head_of(page.og_title, page.og_parts), from_og_head, "og:title");
+    }
+    add(page.json_ld_title, from_json_ld, "json-ld");
+    for (std::size_t i = 0; i < page.h1_texts.size(); ++i) {
+        add(page.h1_texts[i], i == 0 ? from_first_h1 : from_other_h1, "h1");
+    }
+
+    std::vector<TitleCandidate> candidates;
+    candidates.reserve(found.size());
+    const std::vector<std::string> title_word_list = title_words(page.title);
+    const std::vector<std::string> h1_word_list = page.h1_texts.empty() ? std::vector<std::string>{}
+                                                                   : title_words(page.h1_texts.front());
+    const std::vector<std::string> og_word_list = title_words(page.og_title);
+    const std::vector<std::string> url_words = path_words(page.base_url);
+    std::vector<std::string> joined;
+    joined.reserve(found.size());
+    for (const Found& f : found) {
+        joined.push_back(joined_words(f.text));
+    }
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        const Found& f = found[i];
+        std::vector<double> x(kTitleOwnFeatureCount, 0.0);
+        for (std::size_t k = 0; k < source_count; ++k) {
+            x[k] = f.from[k] ? 1.0 : 0.0;
+        }
+        const std::vector<std::string> words = title_words(f.text);
+        const auto count = [](std::size_t n) { return static_cast<double>(n); };
+        std::size_t k = source_count;
+        x[k++] = count(static_cast<std::size_t>(std::count(f.from.begin(), f.from.end(), true)));
+        x[k++] = count(words.size());
+        x[k++] = count(f.text.size());
+        x[k++] = title_parts(f.text).size() > 1 ? 1.0 : 0.0;
+        x[k++] = !joined[i].empty() && (joined[i] == page.site || host_holds(page.host, joined[i])) ? 1.0 : 0.0;
+        x[k++] = first_word_in_host(page.host, f.text) ? 1.0 : 0.0;
+        const auto in_url = std::count_if(words.begin(), words.end(), [&](const std::string& w) {
+            return std::find(url_words.begin(), url_words.end(), w) != url_words.end();
+        });
+        x[k++] = words.empty() ? 0.0 : static_cast<double>(in_url) / count(words.size());
+        x[k++] = capital_share(f.text);
+        x[k++] = count(page.h1_texts.size());
+        x[k++] = count(page.parts.size());
+        x[k++] = shared_word_share(words, title_word_list);
+        x[k++] = shared_word_share(words, h1_word_list);
+        x[k++] = shared_word_share(words, og_word_list);
+        x[k++] = !words.empty() && std::all_of(words.begin(), words.end(), [&](const std::string& w) {
+            return std::find(title_word_list.begin(), title_word_list.end(), w) != title_word_list.end();
+        }) ? 1.0 : 0.0;
+        x[k++] = count(static_cast<std::size_t>(std::count(joined.begin(), joined.end(), joined[i])) - 1);
+        x[k++] = page.og_title.empty() ? 0.0 : 1.0;
+        x[k++] = page.json_ld_title.empty() ? 0.0 : 1.0;
+        candidates.push_back(TitleCandidate{f.text, f.source, std::move(x)});
+    }
+    return candidates;
+}
+
+}  // namespace
+
+std::span<const std::string_view, kTitleOwnFeatureCount> title_own_feature_names() noexcept {
+    static constexpr std::array<std::string_view, kTitleOwnFeatureCount> kNames{
+        "from_headline",   "from_title_part", "from_title",   "from_title_first", "from_title_last",
+        "from_title_head", "from_og_title",   "from_og_first", "from_og_head",    "from_json_ld",
+        "from_first_h1",   "from_other_h1",   "sources",      "words",            "bytes",
+        "has_separator",   "names_site",      "first_word_in_host", "path_word_share", "capital_share",
+        "h1_count",        "title_parts",     "title_overlap", "h1_overlap",      "og_overlap",
+        "within_title",    "agreeing",        "has_og_title",  "has_json_ld"};
+    return kNames;
+}
+
+HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_url, std::string_view fallback,
+                              std::string_view json_ld_title) {
     constexpr std::size_t kHeadingsTried = 3;
     constexpr std::size_t kLongestHeadline = 250;  // bytes; longer is a paragraph marked up as a heading
     constexpr double kSharedWords = 0.5;
@@ -1195,11 +1386,7 @@ HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_ur
     const std::string host = squeezed_host(base_url);
     const std::vector<std::string_view> parts = title_parts(title);
 
-    // Whether the host holds these words, run together.
-    const auto in_host = [&](std::string words) {
-        std::erase(words, ' ');
-        return !host.empty() && host.find(words) != std::string::npos;
-    };
+    const auto in_host = [&](std::string words) { return host_holds(host, std::move(words)); };
     const auto is_site_name = [&](std::string_view heading) {
         const std::string words = joined_words(heading);
         if (words.empty() || words == site) {
@@ -1213,16 +1400,10 @@ HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_ur
         return in_host(words);
     };
     // Whether a title's part names the site: its og:site_name, or all its
-    // words or its first word (four letters or more) found in the host.
+    // words or its first word found in the host.
     const auto names_site = [&](std::string_view part) {
         const std::string words = joined_words(part);
-        if (words.empty()) {
-            return false;
-        }
-        constexpr std::size_t kShortestHostWord = 4;
-        const std::string_view first_word = std::string_view(words).substr(0, words.find(' '));
-        return words == site || in_host(words) ||
-               (first_word.size() >= kShortestHostWord && in_host(std::string(first_word)));
+        return !words.empty() && (words == site || in_host(words) || first_word_in_host(host, part));
     };
     // A headline that ends as the title does after its first part, in a part
     // that names the site, loses that ending ("Tips | Site" against the same
@@ -1243,7 +1424,10 @@ HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_ur
         const std::string_view last = heading_parts[kept - 1];
         return std::string(text.data(), static_cast<std::size_t>(last.data() + last.size() - text.data()));
     };
+    // The first <h1>s' texts, for the title model, and the headline: the
+    // first of them that is not the site's name.
     std::string heading;
+    std::vector<std::string> h1_texts;
     std::size_t tried = 0;
     for_each_element(doc, Tag::h1, [&](const Node* n) {
         if (n->ns != dom::Namespace::html) {
@@ -1252,11 +1436,18 @@ HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_ur
         std::string text = text::collapse_runs(text::trim(heading_text(n)));
         std::replace_if(text.begin(), text.end(), is_ascii_space, ' ');
         text = text::collapse_runs(text);
-        if (!text.empty() && text.size() <= kLongestHeadline && !is_site_name(text)) {
-            heading = without_title_tail(std::move(text));
-            return false;
+        const bool usable = !text.empty() && text.size() <= kLongestHeadline;
+        if (usable) {
+            h1_texts.push_back(text);
         }
-        return ++tried < kHeadingsTried;
+        if (heading.empty() && tried < kHeadingsTried) {
+            if (usable && !is_site_name(text)) {
+                heading = without_title_tail(std::move(text));
+            } else {
+                ++tried;
+            }
+        }
+        return h1_texts.size() < kHeadingsTried;
     });
 
     const std::vector<std::string_view> og_parts = title_parts(og_title);
@@ -1264,23 +1455,32 @@ HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_ur
                                         : !parts.empty()  ? parts.front()
                                                           : std::string_view{};
     const std::string_view part_source = !og_parts.empty() ? "og:title" : "title";
-    if (!heading.empty()) {
-        const std::vector<std::string> words = title_words(heading);
-        const std::vector<std::string> titles = title_words(title + " " + og_title);
-        const auto shared = static_cast<double>(std::count_if(words.begin(), words.end(), [&](const std::string& w) {
-            return std::find(titles.begin(), titles.end(), w) != titles.end();
-        }));
+    const auto heuristic = [&]() -> HeadlineChoice {
+        if (!heading.empty()) {
+            const std::vector<std::string> words = title_words(heading);
+            const std::vector<std::string> titles = title_words(title + " " + og_title);
+            const auto shared =
+                static_cast<double>(std::count_if(words.begin(), words.end(), [&](const std::string& w) {
+                    return std::find(titles.begin(), titles.end(), w) != titles.end();
+                }));
+            if (first_part.empty()) {
+                return {{heading, "h1"}, std::nullopt, {}};
+            }
+            if (!words.empty() && shared / static_cast<double>(words.size()) >= kSharedWords) {
+                return {{heading, "h1"}, SourcedText{std::string(first_part), std::string(part_source)}, {}};
+            }
+        }
         if (first_part.empty()) {
-            return {{heading, "h1"}, std::nullopt};
+            return {{std::string(fallback), "readability"}, std::nullopt, {}};
         }
-        if (!words.empty() && shared / static_cast<double>(words.size()) >= kSharedWords) {
-            return {{heading, "h1"}, SourcedText{std::string(first_part), std::string(part_source)}};
-        }
-    }
-    if (first_part.empty()) {
-        return {{std::string(fallback), "readability"}, std::nullopt};
-    }
-    return {{std::string(first_part), std::string(part_source)}, std::nullopt};
+        return {{std::string(first_part), std::string(part_source)}, std::nullopt, {}};
+    };
+    HeadlineChoice choice = heuristic();
+
+    choice.candidates = title_candidates(TitleSources{title, og_title, parts, og_parts, h1_texts, json_ld_title,
+                                                      base_url, site, host},
+                                         choice);
+    return choice;
 }
 
 namespace {
@@ -1303,11 +1503,27 @@ bool authored_type(const std::optional<PageType>& type) {
     return !type || *type == PageType::article || *type == PageType::forum || *type == PageType::documentation;
 }
 
-// The title: the headline pith chose, or on a forum thread or a service page
-// the title's first part it was chosen over (a thread's <h1> carries the
-// forum's prefixes and tags, "Thread:" or a section's name, and a service
-// page's is often its slogan). readability keeps Readability.js's.
-void choose_title(Article& article, const Metadata& metadata) {
+namespace title_model {
+#include "metadata/title_model.inc"
+static_assert(kFeatureCount == kTitleFeatureCount, "title_model.inc was fitted on other features: refit");
+}  // namespace title_model
+
+// The title model's probability that `features` are those of the page's own
+// title.
+double title_score(std::span<const double> features, int fold) noexcept {
+    using namespace title_model;
+    const std::size_t m = models::model_for_fold(fold, kModels);
+    const models::Forest forest = models::model_of(kNodes, kStarts, kModelTrees, m, 1, kBase[m]);
+    return 1.0 / (1.0 + std::exp(-models::margin(forest, features)));
+}
+
+// The title: the candidate the title model scores highest (bench/fit/
+// fit_title.py fits it on wcxb-dev's titles), the first on a tie. Without a
+// fitted model, the headline pith chose, or on a forum thread or a service
+// page the title's first part it was chosen over (a thread's <h1> carries the
+// forum's prefixes and tags, and a service page's is often its slogan).
+// readability keeps Readability.js's.
+void choose_title(Article& article, const Metadata& metadata, int model_fold) {
     MetadataSources& sources = article.metadata_sources;
     const bool titled_by_its_title = article.page_type == PageType::forum || article.page_type == PageType::service;
     const bool readability = article.strategy == Strategy::readability;
@@ -1316,6 +1532,25 @@ void choose_title(Article& article, const Metadata& metadata) {
                                                                                : *metadata.headline;
         article.title = chosen.value;
         sources.title = chosen.source;
+        std::array<double, kPageTypeCount> probabilities{};
+        if (article.page_type_diagnostics) {
+            probabilities = article.page_type_diagnostics->probabilities;
+        }
+        double best = -1.0;
+        for (const TitleCandidate& candidate : metadata.title_candidates) {
+            std::vector<double> features = candidate.features;
+            features.insert(features.end(), probabilities.begin(), probabilities.end());
+            double score = 0.0;
+            if constexpr (title_model::kModels > 0) {
+                score = title_score(features, model_fold);
+                if (score > best) {
+                    best = score;
+                    article.title = candidate.text;
+                    sources.title = candidate.source;
+                }
+            }
+            article.title_candidates.push_back({candidate.text, candidate.source, score, std::move(features)});
+        }
     } else if (article.title) {
         sources.title = metadata.headline ? metadata.headline->source : "readability";
     }
@@ -1430,7 +1665,8 @@ void choose_published_time(Article& article, const AuthorsAndDates& found) {
 
 void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAndDates& authors_dates,
                     const std::optional<std::string>& found_byline,
-                    const std::optional<std::string>& found_byline_lines, const std::optional<std::string>& lang) {
+                    const std::optional<std::string>& found_byline_lines, const std::optional<std::string>& lang,
+                    int model_fold) {
     article.title = metadata.title;
     const bool metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
     article.byline = metadata_has_byline ? metadata.byline : found_byline;
@@ -1441,7 +1677,7 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
     article.image = metadata.image;
     article.favicon = metadata.favicon;
 
-    choose_title(article, metadata);
+    choose_title(article, metadata, model_fold);
     // The found byline's names from its lines: "Jane Doe" and "Staff Writer"
     // in two elements read as two lines, not "Jane DoeStaff Writer".
     const bool lines_found = !metadata_has_byline && found_byline_lines;

@@ -13,9 +13,12 @@
 // (malformed JSON-LD is skipped like Readability's try/catch does).
 #pragma once
 
+#include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pith/article.hpp"
 #include "pith/dom.hpp"
@@ -28,6 +31,26 @@ struct SourcedText {
     std::string source;  // "json-ld", "meta article:published_time", "h1", "url", ...
 };
 
+// A title pith could give, with what the title model reads of it: which of
+// the page's titles gave it (the headline chosen by rule, the title's part
+// it was chosen over, <title>, its first or last part or all but its last,
+// og:title, its first part or all but its last, JSON-LD, the first <h1> or
+// another), its words and length, whether it has a separator or names the
+// site, how much it shares with <title>, the first <h1>, og:title and the
+// URL's path, and how many other candidates read the same.
+inline constexpr std::size_t kTitleOwnFeatureCount = 29;
+// What the title model reads: the candidate's features, then the page
+// type's probabilities.
+inline constexpr std::size_t kTitleFeatureCount = kTitleOwnFeatureCount + kPageTypeCount;
+struct TitleCandidate {
+    std::string text;
+    std::string source;  // the first that gave it: "h1", "og:title", "title" or "json-ld"
+    std::vector<double> features;  // kTitleOwnFeatureCount values
+};
+
+// The names of a candidate's features, in their order.
+[[nodiscard]] std::span<const std::string_view, kTitleOwnFeatureCount> title_own_feature_names() noexcept;
+
 // Every field is optional: absent is JSON null. read_metadata never leaves a
 // field holding "" except `title` (Readability's title is always a string).
 struct Metadata {
@@ -38,12 +61,17 @@ struct Metadata {
     // Where the headline is an <h1>: the first part of og:title or <title> it
     // was chosen over, a forum's or a service page's title (apply_metadata).
     std::optional<SourcedText> title_part;
+    // The titles the title model chooses among (choose_title); none for
+    // readability or when a site rule gives the title.
+    std::vector<TitleCandidate> title_candidates;
 };
 
-// headline_title's choice, and the title's first part where it chose an <h1>.
+// headline_title's choice, the title's first part where it chose an <h1>,
+// and every title the model may choose instead.
 struct HeadlineChoice {
     SourcedText headline;
     std::optional<SourcedText> title_part;
+    std::vector<TitleCandidate> candidates;
 };
 
 // Readability _getArticleTitle: document.title, cut at " | ", " - ", " » ", ...
@@ -62,8 +90,10 @@ struct HeadlineChoice {
 // first part of og:title or <title> on 71%; this choice matches 75%. The
 // part it chose the <h1> over comes with it, for a forum or a service page.
 // The source is "h1", "og:title", "title" or "readability".
+// The candidates come with it: that headline and part, <title>, og:title,
+// `json_ld_title` and the first three <h1>s, and the parts of the titles.
 [[nodiscard]] HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_url,
-                                         std::string_view fallback);
+                                         std::string_view fallback, std::string_view json_ld_title = {});
 
 // Whether a JSON-LD @type is one Readability reads as an article's
 // (REGEXPS.jsonLdArticleTypes).
@@ -95,10 +125,13 @@ struct AuthorsAndDates;  // metadata/authors_dates.hpp
 // marked-up authors, else the byline's names, else rel=author links), the
 // modified date, and, for every strategy but readability, the headline as
 // title and the marked-up publication date (Readability's when it reads as a
-// date and the page marks none); with the source of each.
+// date and the page marks none); with the source of each. The title is the
+// candidate the title model scores highest (`model_fold` as the page-type
+// model's), the headline where the model has none.
 void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAndDates& authors_dates,
                     const std::optional<std::string>& found_byline,
-                    const std::optional<std::string>& found_byline_lines, const std::optional<std::string>& lang);
+                    const std::optional<std::string>& found_byline_lines, const std::optional<std::string>& lang,
+                    int model_fold = -1);
 
 // Readability _textSimilarity: 1 - (length of b's words missing from a) / (length
 // of b's words), words being runs of ASCII [A-Za-z0-9_] after lowercasing.

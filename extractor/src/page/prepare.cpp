@@ -35,9 +35,11 @@ std::optional<PreparedPage> prepare_page(LoadedPage loaded, const ExtractOptions
     page.metadata = read_metadata(doc, json_ld, page.base_url);
     // Readability's title stays Readability's (Mozilla's expected titles).
     if (options.strategy != Strategy::readability) {
-        HeadlineChoice choice = headline_title(doc, page.base_url, page.metadata.title.value_or(""));
+        HeadlineChoice choice = headline_title(doc, page.base_url, page.metadata.title.value_or(""),
+                                               json_ld.title.value_or(""));
         page.metadata.headline = std::move(choice.headline);
         page.metadata.title_part = std::move(choice.title_part);
+        page.metadata.title_candidates = std::move(choice.candidates);
     }
     page.authors_dates = read_authors_and_dates(doc, json_ld_facts, options.input.url);
     if (page.applied) {  // what the rule names wins over what the page says of itself
@@ -45,6 +47,7 @@ std::optional<PreparedPage> prepare_page(LoadedPage loaded, const ExtractOptions
             page.metadata.title = page.applied->title;
             page.metadata.headline = SourcedText{*page.applied->title, "site rule"};
             page.metadata.title_part.reset();
+            page.metadata.title_candidates.clear();
         }
         if (page.applied->author) {
             page.metadata.byline = page.applied->author;

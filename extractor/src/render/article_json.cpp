@@ -117,6 +117,14 @@ nlohmann::json diagnostics_json(const Article& article) {
             features.push_back({{"name", std::string(names[i])}, {"value", article.confidence_features[i]}});
         }
     }
+    nlohmann::json title_candidates = nullptr;
+    if (!article.title_candidates.empty()) {
+        title_candidates = nlohmann::json::array();
+        for (const TitleCandidateDiagnostics& c : article.title_candidates) {
+            title_candidates.push_back(
+                {{"text", c.text}, {"source", c.source}, {"score", c.score}, {"features", c.features}});
+        }
+    }
     nlohmann::json page_type = nullptr;
     if (const std::optional<PageTypeDiagnostics>& d = article.page_type_diagnostics) {
         nlohmann::json probabilities = nlohmann::json::object();
@@ -154,6 +162,7 @@ nlohmann::json diagnostics_json(const Article& article) {
              {"publishedTime", optional_string(sources.published_time)},
              {"modifiedTime", optional_string(sources.modified_time)},
          }},
+        {"title_candidates", std::move(title_candidates)},
         {"rule", std::move(rule)},
         {"pages", std::move(pages)},
         {"auto", choice_json(article)},

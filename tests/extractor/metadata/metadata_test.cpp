@@ -409,7 +409,7 @@ TEST(HeadlineTitle, AHeadingEndingAsItsTitleDoesLosesTheSitesPart) {
               "How to Replace Brake Pads \xE2\x80\x93 From a Mechanic");
 }
 
-TEST(HeadlineTitle, AThreadOrAServicePageIsTitledByItsTitlesFirstPart) {
+TEST(HeadlineTitle, TheTitlesFirstPartComesWithTheHeadingChosenOverIt) {
     const HeadlineChoice choice = headline_title(
         parse("<html><head><title>Which telescope first? - Beginners - Sky Forum</title></head>"
               "<body><h1>Thread: Which telescope first?</h1></body></html>"),
@@ -418,22 +418,87 @@ TEST(HeadlineTitle, AThreadOrAServicePageIsTitledByItsTitlesFirstPart) {
     ASSERT_TRUE(choice.title_part);
     EXPECT_EQ(choice.title_part->value, "Which telescope first?");
     EXPECT_EQ(choice.title_part->source, "title");
-
-    const std::string page = "<html><head><title>Which telescope first? - Beginners - Sky Forum</title></head>"
-                             "<body><h1>Thread: Which telescope first?</h1><p>" +
-                             std::string(80, 'x') + " I would like advice on a first telescope to buy.</p></body></html>";
-    ExtractOptions options;
-    for (const PageType type : {PageType::forum, PageType::service}) {
-        options.page_type = type;
-        const Article article = extract(page, options);
-        EXPECT_EQ(article.title, "Which telescope first?") << page_type_name(type);
-        EXPECT_EQ(article.metadata_sources.title, "title") << page_type_name(type);
-    }
-    options.page_type = PageType::article;
-    EXPECT_EQ(extract(page, options).title, "Thread: Which telescope first?");
     // Without an <h1> chosen there is no part to prefer.
     EXPECT_FALSE(headline_title(parse("<html><head><title>A | B</title></head><body></body></html>"), "", "")
                      .title_part);
+}
+
+TEST(HeadlineTitle, EveryTitleThePageGivesIsACandidateOnce) {
+    const HeadlineChoice choice = headline_title(
+        parse("<html><head><title>Which telescope first? - Beginners - Sky Forum</title>"
+              "<meta property=\"og:title\" content=\"Which telescope first?\"></head>"
+              "<body><h1>Thread: Which telescope first?</h1><h1>Sky Forum</h1></body></html>"),
+        "https://sky.example/forum/t/1", "fallback", "Which telescope first?");
+    std::vector<std::string> texts;
+    for (const TitleCandidate& c : choice.candidates) {
+        texts.push_back(c.text);
+        EXPECT_EQ(c.features.size(), kTitleOwnFeatureCount) << c.text;
+    }
+    // The headline chosen by rule first; each text once, however many
+    // sources give it (the first part, og:title and JSON-LD here).
+    EXPECT_EQ(texts, (std::vector<std::string>{"Thread: Which telescope first?", "Which telescope first?",
+                                               "Which telescope first? - Beginners - Sky Forum", "Sky Forum",
+                                               "Which telescope first? - Beginners"}));
+    const auto names = title_own_feature_names();
+    const auto feature = [&](std::size_t candidate, std::string_view name) {
+        return choice.candidates[candidate].features[static_cast<std::size_t>(
+            std::find(names.begin(), names.end(), name) - names.begin())];
+    };
+    // The part the heading was chosen over, the title's first part, og:title and JSON-LD.
+    EXPECT_EQ(feature(1, "sources"), 4.0);
+    EXPECT_EQ(feature(1, "from_json_ld"), 1.0);
+    // The title's last part and the second <h1>.
+    EXPECT_EQ(feature(3, "sources"), 2.0);
+    EXPECT_EQ(feature(3, "from_other_h1"), 1.0);
+    EXPECT_EQ(feature(2, "has_separator"), 1.0);
+    EXPECT_EQ(feature(1, "has_separator"), 0.0);
+    EXPECT_EQ(feature(0, "h1_count"), 2.0);
+}
+
+TEST(TitleModel, TheTitleIsTheCandidateScoredHighest) {
+    const std::string page = "<html><head><title>Which telescope first? - Beginners - Sky Forum</title></head>"
+                             "<body><h1>Thread: Which telescope first?</h1><p>" +
+                             std::string(80, 'x') +
+                             " I would like advice on a first telescope to buy.</p></body></html>";
+    ExtractOptions options;
+    options.strategy = Strategy::automatic;
+    const Article article = extract(page, options);
+    ASSERT_GE(article.title_candidates.size(), 3U);
+    const auto best = std::max_element(article.title_candidates.begin(), article.title_candidates.end(),
+                                       [](const auto& a, const auto& b) { return a.score < b.score; });
+    EXPECT_EQ(article.title, best->text);
+    EXPECT_EQ(article.metadata_sources.title, best->source);
+    for (const TitleCandidateDiagnostics& c : article.title_candidates) {
+        EXPECT_GE(c.score, 0.0) << c.text;
+        EXPECT_LE(c.score, 1.0) << c.text;
+        EXPECT_EQ(c.features.size(), kTitleFeatureCount) << c.text;
+    }
+}
+
+TEST(TitleModel, AHeadlineEverySourceAgreesOnLeavesTheSiteNameOut) {
+    const std::string page =
+        "<html><head><title>How river deltas build land | Earth Notes</title>"
+        "<meta property=\"og:title\" content=\"How river deltas build land\">"
+        "<meta property=\"og:site_name\" content=\"Earth Notes\"></head>"
+        "<body><article><h1>How river deltas build land</h1><p>" +
+        std::string(200, 'x') + " Every river carries the land it drains, and drops it where it slows.</p>"
+        "</article></body></html>";
+    ExtractOptions options;
+    options.strategy = Strategy::automatic;
+    options.input.url = "https://earthnotes.example/deltas";
+    EXPECT_EQ(extract(page, options).title, "How river deltas build land");
+}
+
+TEST(TitleModel, ReadabilityKeepsReadabilitysTitleAndHasNoCandidates) {
+    const std::string page = "<html><head><title>Which telescope first? - Beginners - Sky Forum</title></head>"
+                             "<body><h1>Thread: Which telescope first?</h1><p>" +
+                             std::string(80, 'x') +
+                             " I would like advice on a first telescope to buy.</p></body></html>";
+    ExtractOptions options;
+    options.strategy = Strategy::readability;
+    const Article article = extract(page, options);
+    EXPECT_EQ(article.title, article_title(parse(page)));
+    EXPECT_TRUE(article.title_candidates.empty());
 }
 
 TEST(HeadlineTitle, ALineBreakInTheHeadingSeparatesItsWords) {

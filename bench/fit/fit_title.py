@@ -1,0 +1,167 @@
+#!/usr/bin/python3
+"""fit_title.py: fits the title model (issue 27) on wcxb-dev's titles.
+
+pith reads the titles a page gives (extractor/src/metadata/metadata.cpp,
+headline_title): <title>, its first part, its last and all but its last,
+og:title and its parts, JSON-LD's headline, the first three <h1>s, and the
+headline its rules chose with the part they chose it over. Each candidate
+comes with what the model reads (diagnostics.title_candidates): which of
+those gave it, its words and length, whether it has a separator or names the
+site, how much it shares with <title>, the first <h1>, og:title and the URL's
+path, how many other candidates read the same, and the page type's
+probabilities. The model, boosted trees (gbdt.py, logistic), gives each
+candidate the probability that it is the page's title as the truth has it
+(white space collapsed); pith returns the candidate scored highest.
+
+The examples come from pith itself: each page is extracted with its URL, as a
+crawler gives it, each fold of wcxb-dev's domains with the page-type model
+fitted without it (--model-fold), so the probabilities the model learns from
+are out of fold. Everything is fitted in five folds grouped by domain; the
+accuracy printed is out of fold, beside what the rules alone chose. Six models
+are written to extractor/src/metadata/title_model.inc: the one fitted on every
+page, which pith uses, and the five fold models.
+
+usage: /usr/bin/python3 bench/fit/fit_title.py [--pith build/pith] [--write | --check] [--min-accuracy A]
+"""
+
+import argparse
+import concurrent.futures
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import wcxb  # noqa: E402
+from gbdt import Booster, forest_table, write_or_check  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+MODEL_FILE = REPO / "extractor" / "src" / "metadata" / "title_model.inc"
+# A handful of settings were tried; these were the best out of fold.
+PARAMS = dict(objective="binary", rounds=200, max_depth=3, learning_rate=0.1, reg_lambda=1.0, min_child_weight=2.0)
+FROM_HEADLINE, FROM_TITLE_PART = 0, 1  # the features saying which candidates the rules chose
+PAGE_TYPES_BEGIN = 29                  # the page type's probabilities, in wcxb.TYPES's order
+RULE_TYPES = {"forum", "service"}      # where the rules take the title's part over the headline
+
+
+def collapse(text):
+    return " ".join((text or "").split())
+
+
+def candidates(pith, root, pages, fold_of, jobs=2):
+    """{key: [(text, features)]} from pith's diagnostics, each page with its
+    URL and the page-type model fitted without its fold."""
+    def run(job):
+        key, url, fold, path = job
+        args = [pith, "extract", "--diagnostics", "--model-fold", str(fold)] + (["--url", url] if url else [])
+        out = subprocess.run(args + [str(path)], capture_output=True, check=False).stdout
+        try:
+            answer = json.loads(out)
+        except ValueError:
+            return key, []
+        found = ((answer.get("diagnostics") or {}).get("title_candidates")) or []
+        return key, [(c["text"], c["features"]) for c in found]
+
+    listed = json.loads((root / wcxb.corpus.WCXB / "pages.json").read_text(encoding="utf-8"))["pages"]
+    with tempfile.TemporaryDirectory() as tmp:
+        work = []
+        for (key, *_), fold in zip(pages, fold_of):
+            path = Path(tmp) / f"{key}.html"
+            path.write_bytes(wcxb.page_html(root, key))
+            work.append((key, listed[key].get("url") or "", int(fold), path))
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            return dict(pool.map(run, work))
+
+
+def rule_choice(rows, kind_of_page):
+    """The candidate the rules alone chose: the title's part on a forum or a
+    service page where there is one, else the headline (else the first)."""
+    X = np.array([f for _, f in rows])
+    types = X[0, PAGE_TYPES_BEGIN:PAGE_TYPES_BEGIN + len(wcxb.TYPES)]
+    predicted = wcxb.TYPES[int(np.argmax(types))] if types.sum() > 0 else kind_of_page
+    if predicted in RULE_TYPES and X[:, FROM_TITLE_PART].any():
+        return int(np.argmax(X[:, FROM_TITLE_PART]))
+    return int(np.argmax(X[:, FROM_HEADLINE])) if X[:, FROM_HEADLINE].any() else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pith", default=str(REPO / "build" / "pith"))
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true")
+    mode.add_argument("--check", action="store_true")
+    ap.add_argument("--min-accuracy", type=float, help="exit 1 when the out-of-fold accuracy is below it")
+    args = ap.parse_args()
+    root = wcxb.root_or_exit("fit_title.py")
+    pages = wcxb.load(root)
+    fold_of = wcxb.folds(pages)
+    found = candidates(args.pith, root, pages, fold_of)
+
+    # Pages with a title in the truth; those where pith found no candidate
+    # count as misses and teach nothing.
+    examples = []
+    for (key, kind, _, truth), fold in zip(pages, fold_of):
+        title = collapse(truth.get("title"))
+        if not title:
+            continue
+        rows = found.get(key) or []
+        labels = np.array([1.0 if collapse(text) == title else 0.0 for text, _ in rows])
+        examples.append((key, kind, int(fold), rows, labels))
+    width = len(next(rows for _, _, _, rows, _ in examples if rows)[0][1])
+    X = np.array([f for _, _, _, rows, _ in examples for _, f in rows])
+    y = np.concatenate([labels for *_, labels in examples])
+    row_fold = np.concatenate([[fold] * len(rows) for _, _, fold, rows, _ in examples])
+
+    models = [Booster(**PARAMS).fit(X, y)]
+    scores = np.zeros(len(y))
+    for fold in range(wcxb.FOLDS):
+        train = row_fold != fold
+        booster = Booster(**PARAMS).fit(X[train], y[train])
+        models.append(booster)
+        scores[~train] = booster.predict(X[~train])
+    in_sample = models[0].predict(X)
+
+    tally = {}
+    start = 0
+    for key, kind, fold, rows, labels in examples:
+        n = len(rows)
+        hits = (False, False, False)
+        if n:
+            picked = (rule_choice(rows, kind), int(np.argmax(scores[start:start + n])),
+                      int(np.argmax(in_sample[start:start + n])))
+            hits = tuple(bool(labels[i]) for i in picked)
+        start += n
+        for group in ("all", kind) + (("held aside",) if fold == 0 else ()):
+            t = tally.setdefault(group, [0, 0, 0, 0, 0])
+            t[0] += 1
+            for i, hit in enumerate(hits):
+                t[1 + i] += hit
+            t[4] += bool(n) and bool(labels.any())
+    print(f"wcxb-dev: {len(examples)} pages with a title, {len(y)} candidates; "
+          f"title equal to the truth's (white space collapsed):")
+    print(f"{'type':<14}{'pages':>6}{'rules':>8}{'model':>8}{'in-sample':>11}{'any candidate':>15}")
+    order = ["all"] + wcxb.TYPES + ["held aside"]
+    for group in order:
+        if group in tally:
+            n, rule, model, fitted, any_hit = tally[group]
+            print(f"{group:<14}{n:>6}{rule / n:>8.3f}{model / n:>8.3f}{fitted / n:>11.3f}{any_hit / n:>15.3f}")
+    accuracy = tally["all"][2] / tally["all"][0]
+
+    text = forest_table(models, width, [
+        "Generated by bench/fit/fit_title.py --write; do not edit by hand.",
+        "The title model: boosted trees (logistic) over a title candidate's features",
+        f"and the page type's probabilities ({width} features), fitted on wcxb-dev's titles",
+        f"in folds grouped by domain. Out of fold: the title is the truth's on {accuracy:.3f} of",
+        f"{tally['all'][0]} pages (the rules alone: {tally['all'][1] / tally['all'][0]:.3f}).",
+        "Six models: fitted on every page (used by pith), then without each fold."], bases=True)
+    if args.min_accuracy is not None and accuracy < args.min_accuracy:
+        print(f"FAIL out-of-fold accuracy {accuracy:.3f} is below {args.min_accuracy}")
+        sys.exit(1)
+    write_or_check(MODEL_FILE, text, args.write, args.check, REPO)
+
+
+if __name__ == "__main__":
+    main()
