@@ -1381,8 +1381,10 @@ HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_ur
     constexpr std::size_t kLongestHeadline = 250;  // bytes; longer is a paragraph marked up as a heading
     constexpr double kSharedWords = 0.5;
     const std::string title = document_title(doc);
-    const auto [og_title, og_site_name] = meta_contents<2>(doc, {"og:title", "og:site_name"});
-    const std::string site = joined_words(og_site_name);
+    // Named, not a structured binding: clang 14 does not let a lambda capture one.
+    const std::array<std::string, 2> og = meta_contents<2>(doc, {"og:title", "og:site_name"});
+    const std::string& og_title = og[0];
+    const std::string site = joined_words(og[1]);
     const std::string host = squeezed_host(base_url);
     const std::vector<std::string_view> parts = title_parts(title);
 
