@@ -23,7 +23,6 @@ that fifth, as JSON, for reading.
 import argparse
 import concurrent.futures
 import gzip
-import hashlib
 import json
 import re
 import subprocess
@@ -32,7 +31,9 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "fit"))
 import corpus  # noqa: E402
+from gbdt import group_folds  # noqa: E402
 
 HELD_ASIDE = "held aside"
 
@@ -67,10 +68,6 @@ def author_hit(truth, answer):
     return all(name in held for name in truth_names(truth))
 
 
-def fold_of(domain):
-    return int(hashlib.sha256(str(domain).encode()).hexdigest(), 16) % 5
-
-
 def extract(pith, strategy, page, url, fold):
     fold_args = ["--model-fold", str(fold)] if fold is not None else []
     run = subprocess.run([pith, "extract", "--strategy", strategy, *fold_args, *(["--url", url] if url else []),
@@ -96,7 +93,8 @@ def main():
         sys.exit(f"no corpus: tried {tried}")
     wcxb = root / corpus.WCXB
     listed = json.loads((wcxb / "pages.json").read_text(encoding="utf-8"))["pages"]
-    held_aside = {key for key, page in listed.items() if fold_of(page["domain"]) == 0}
+    fold_of = dict(zip(listed, group_folds([page["domain"] for page in listed.values()], 5)))
+    held_aside = {key for key, fold in fold_of.items() if fold == 0}
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         jobs = []
@@ -107,7 +105,7 @@ def main():
                 page.write_bytes(source.read())
             kind = truth["_internal"]["page_type"]["primary"]
             # One page's truth has no URL: it is extracted without one.
-            fold = None if args.in_sample else fold_of(listed[gt_path.stem]["domain"])
+            fold = None if args.in_sample else int(fold_of[gt_path.stem])
             jobs.append((gt_path.stem, kind, truth.get("url") or "", truth["ground_truth"], page, fold))
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             answers = list(pool.map(lambda job: extract(args.pith, args.strategy, job[4], job[2], job[5]), jobs))

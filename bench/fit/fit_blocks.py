@@ -42,7 +42,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wcxb  # noqa: E402
-from gbdt import Booster, forest_table, group_folds, write_or_check  # noqa: E402
+from gbdt import Booster, forest_table, group_folds, add_model_mode, finish_model  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "block_model.inc"
@@ -115,9 +115,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--signals", default=str(REPO / "build" / "bench" / "pith_bench_signals"))
     ap.add_argument("--corpus")
-    mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true")
-    mode.add_argument("--check", action="store_true")
+    add_model_mode(ap, MODEL_FILE, REPO)
     ap.add_argument("--min-gain", type=float,
                     help="exit 1 unless pruning gains at least this much out-of-fold word F1 over the whole region")
     args = ap.parse_args()
@@ -234,10 +232,9 @@ def main():
     text += (f"inline constexpr double kThreshold = {threshold!r};  // a block with a lower probability goes\n"
              f"inline constexpr double kGridThreshold = {grid_threshold!r};  // on a likely listing or collection\n"
              f"inline constexpr double kGridProbability = {GRID_PROBABILITY!r};\n")
-    if args.min_gain is not None and gain < args.min_gain:
-        print(f"FAIL the pruned region gains {gain:+.3f} out of fold, below {args.min_gain}")
-        sys.exit(1)
-    write_or_check(MODEL_FILE, text, args.write, args.check, REPO)
+    missed = args.min_gain is not None and gain < args.min_gain
+    finish_model(MODEL_FILE, text, args, REPO,
+                 [f"the pruned region gains {gain:+.3f} out of fold, below {args.min_gain}"] if missed else [])
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wcxb  # noqa: E402
-from gbdt import Booster, forest_table, group_folds, write_or_check  # noqa: E402
+from gbdt import Booster, forest_table, group_folds, add_model_mode, finish_model  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_FILE = REPO / "extractor" / "src" / "confidence" / "confidence_model.inc"
@@ -254,9 +254,7 @@ def main():
     ap.add_argument("--pith", default=str(REPO / "build" / "pith"))
     ap.add_argument("--plot", default=str(REPO / "proto-docs" / "confidence-reliability.png"),
                     help="where auto's reliability diagram goes ('' for none)")
-    mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help=f"rewrite {MODEL_FILE.relative_to(REPO)}")
-    mode.add_argument("--check", action="store_true", help="exit 1 unless the committed models are this fit's")
+    add_model_mode(ap, MODEL_FILE, REPO)
     ap.add_argument("--min-auroc", type=float, help="exit 1 unless auto's AUROC is at least this")
     ap.add_argument("--min-spearman", type=float, help="exit 1 unless auto's Spearman correlation is at least this")
     ap.add_argument("--max-ece", type=float, help="exit 1 unless auto's calibration error is at most this")
@@ -344,11 +342,7 @@ def main():
             ("share of bad pages in the least-sure 10%", auto["routing"][1][1], args.min_routed, lambda v, b: v >= b)]:
         if bar is not None and not ok(value, bar):
             failures.append(f"auto's {flag} {value:.3f} misses {bar}")
-    for failure in failures:
-        print("FAIL", failure)
-    if failures:
-        sys.exit(1)
-    write_or_check(MODEL_FILE, text, args.write, args.check, REPO)
+    finish_model(MODEL_FILE, text, args, REPO, failures)
 
 
 if __name__ == "__main__":

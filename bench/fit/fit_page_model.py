@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gbdt import Booster, forest_table, group_folds, write_or_check  # noqa: E402
+from gbdt import Booster, forest_table, group_folds, add_model_mode, finish_model  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_FILE = REPO / "extractor" / "src" / "classify" / "page_type_model.inc"
@@ -75,9 +75,7 @@ def main():
     ap.add_argument("--corpus")
     ap.add_argument("--with-urls", action="store_true",
                     help="give each page its URL (by default only what the page itself declares)")
-    mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true")
-    mode.add_argument("--check", action="store_true")
+    add_model_mode(ap, MODEL_FILE, REPO)
     ap.add_argument("--min-accuracy", type=float, help="exit 1 when the out-of-fold accuracy is below it")
     args = ap.parse_args()
     corpus = corpus_root(args.corpus)
@@ -115,10 +113,9 @@ def main():
         f"over {len(names)} features, fitted on wcxb-dev in folds grouped by domain.",
         f"Out of fold: accuracy {accuracy:.3f} on {len(keys)} pages.",
         "Six models: fitted on every page (used by pith), then without each fold."])
-    if args.min_accuracy is not None and accuracy < args.min_accuracy:
-        print(f"FAIL out-of-fold accuracy {accuracy:.3f} is below {args.min_accuracy}")
-        sys.exit(1)
-    write_or_check(MODEL_FILE, text, args.write, args.check, REPO)
+    missed = args.min_accuracy is not None and accuracy < args.min_accuracy
+    finish_model(MODEL_FILE, text, args, REPO,
+                 [f"out-of-fold accuracy {accuracy:.3f} is below {args.min_accuracy}"] if missed else [])
 
 
 if __name__ == "__main__":

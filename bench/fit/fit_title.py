@@ -36,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wcxb  # noqa: E402
-from gbdt import Booster, forest_table, write_or_check  # noqa: E402
+from gbdt import Booster, forest_table, add_model_mode, finish_model  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_FILE = REPO / "extractor" / "src" / "metadata" / "title_model.inc"
@@ -90,9 +90,7 @@ def rule_choice(rows, kind_of_page):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pith", default=str(REPO / "build" / "pith"))
-    mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true")
-    mode.add_argument("--check", action="store_true")
+    add_model_mode(ap, MODEL_FILE, REPO)
     ap.add_argument("--min-accuracy", type=float, help="exit 1 when the out-of-fold accuracy is below it")
     args = ap.parse_args()
     root = wcxb.root_or_exit("fit_title.py")
@@ -157,10 +155,9 @@ def main():
         f"in folds grouped by domain. Out of fold: the title is the truth's on {accuracy:.3f} of",
         f"{tally['all'][0]} pages (the rules alone: {tally['all'][1] / tally['all'][0]:.3f}).",
         "Six models: fitted on every page (used by pith), then without each fold."], bases=True)
-    if args.min_accuracy is not None and accuracy < args.min_accuracy:
-        print(f"FAIL out-of-fold accuracy {accuracy:.3f} is below {args.min_accuracy}")
-        sys.exit(1)
-    write_or_check(MODEL_FILE, text, args.write, args.check, REPO)
+    missed = args.min_accuracy is not None and accuracy < args.min_accuracy
+    finish_model(MODEL_FILE, text, args, REPO,
+                 [f"out-of-fold accuracy {accuracy:.3f} is below {args.min_accuracy}"] if missed else [])
 
 
 if __name__ == "__main__":

@@ -258,6 +258,23 @@ def forest_table(models, feature_count, comment, bases=False):
     return "\n".join(lines) + "\n"
 
 
+def add_model_mode(parser, path, repo):
+    """--write and --check, for finish_model."""
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help=f"rewrite {path.relative_to(repo)}")
+    mode.add_argument("--check", action="store_true", help="exit 1 unless the committed model is this fit's")
+
+
+def finish_model(path, text, args, repo, failures=()):
+    """Exits 1 after printing each of `failures` (the bars the fit missed);
+    else --write rewrites the committed model, --check exits 1 unless it is `text`."""
+    for failure in failures:
+        print("FAIL", failure)
+    if failures:
+        raise SystemExit(1)
+    write_or_check(path, text, args.write, args.check, repo)
+
+
 def write_or_check(path, text, write, check, repo):
     """--write rewrites the committed model; --check exits 1 unless it is `text`."""
     shown = path.relative_to(repo)

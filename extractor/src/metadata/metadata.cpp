@@ -246,14 +246,16 @@ std::vector<std::string> title_words(std::string_view s) {
     return words;
 }
 
-std::string joined_words(std::string_view s) {
+std::string joined_words(const std::vector<std::string>& words) {
     std::string out;
-    for (const std::string& word : title_words(s)) {
+    for (const std::string& word : words) {
         out += out.empty() ? "" : " ";
         out += word;
     }
     return out;
 }
+
+std::string joined_words(std::string_view s) { return joined_words(title_words(s)); }
 
 // A title's parts between spaced separators: " | ", " - ", " – ", " — ",
 // " · ", " » ", " :: ", " / ", " • " (any white space around them).
@@ -1190,19 +1192,23 @@ std::string heading_text(const Node* heading) {
 
 namespace {
 
-// The words of `text` and `of` they share, over all the words of both
-// (Jaccard's index of their sets).
-double shared_word_share(const std::vector<std::string>& text, const std::vector<std::string>& of) {
-    std::vector<std::string> a = text;
-    std::vector<std::string> b = of;
-    std::sort(a.begin(), a.end());
-    a.erase(std::unique(a.begin(), a.end()), a.end());
-    std::sort(b.begin(), b.end());
-    b.erase(std::unique(b.begin(), b.end()), b.end());
+// Words sorted, each once, for the set operations below.
+std::vector<std::string> word_set(std::vector<std::string> words) {
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    return words;
+}
+
+// The words two sets share, over all the words of both (Jaccard's index).
+double shared_word_share(const std::vector<std::string>& a, const std::vector<std::string>& b) {
     std::vector<std::string> both;
     std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
     const std::size_t either = a.size() + b.size() - both.size();
     return either == 0 ? 0.0 : static_cast<double>(both.size()) / static_cast<double>(either);
+}
+
+bool holds_word(const std::vector<std::string>& set, const std::string& word) {
+    return std::binary_search(set.begin(), set.end(), word);
 }
 
 // The lowercase words of a URL's path (runs of ASCII letters and digits).
@@ -1246,12 +1252,10 @@ bool host_holds(std::string_view host, std::string words) {
     return !host.empty() && host.find(words) != std::string_view::npos;
 }
 
-// A title's part's first word (four letters or more) found in the host.
-bool first_word_in_host(std::string_view host, std::string_view part) {
+// A title's first word (of title_words; four letters or more) found in the host.
+bool first_word_in_host(std::string_view host, const std::vector<std::string>& words) {
     constexpr std::size_t kShortestHostWord = 4;
-    const std::string words = joined_words(part);
-    const std::string_view first_word = std::string_view(words).substr(0, words.find(' '));
-    return first_word.size() >= kShortestHostWord && host_holds(host, std::string(first_word));
+    return !words.empty() && words.front().size() >= kShortestHostWord && host_holds(host, words.front());
 }
 
 // The title model's candidates (TitleCandidate), the headline `rules` chose
@@ -1314,45 +1318,51 @@ std::vector<TitleCandidate> title_candidates(const TitleSources& page, const Hea
         add(page.h1_texts[i], i == 0 ? from_first_h1 : from_other_h1, "h1");
     }
 
-    std::vector<TitleCandidate> candidates;
-    candidates.reserve(found.size());
-    const std::vector<std::string> title_word_list = title_words(page.title);
-    const std::vector<std::string> h1_word_list = page.h1_texts.empty() ? std::vector<std::string>{}
-                                                                   : title_words(page.h1_texts.front());
-    const std::vector<std::string> og_word_list = title_words(page.og_title);
-    const std::vector<std::string> url_words = path_words(page.base_url);
+    // Each candidate's words are read once: they give its joined words (the
+    // site's name and agreement are compared on those) and its word set.
+    std::vector<std::vector<std::string>> words_of;
     std::vector<std::string> joined;
+    words_of.reserve(found.size());
     joined.reserve(found.size());
     for (const Found& f : found) {
-        joined.push_back(joined_words(f.text));
+        words_of.push_back(title_words(f.text));
+        joined.push_back(joined_words(words_of.back()));
     }
+    const std::vector<std::string> title_set = word_set(title_words(page.title));
+    const std::vector<std::string> h1_set =
+        word_set(page.h1_texts.empty() ? std::vector<std::string>{} : title_words(page.h1_texts.front()));
+    const std::vector<std::string> og_set = word_set(title_words(page.og_title));
+    const std::vector<std::string> url_set = word_set(path_words(page.base_url));
+    const auto count = [](std::size_t n) { return static_cast<double>(n); };
+    std::vector<TitleCandidate> candidates;
+    candidates.reserve(found.size());
     for (std::size_t i = 0; i < found.size(); ++i) {
         const Found& f = found[i];
+        const std::vector<std::string>& words = words_of[i];
+        const std::vector<std::string> own_set = word_set(words);
         std::vector<double> x(kTitleOwnFeatureCount, 0.0);
         for (std::size_t k = 0; k < source_count; ++k) {
             x[k] = f.from[k] ? 1.0 : 0.0;
         }
-        const std::vector<std::string> words = title_words(f.text);
-        const auto count = [](std::size_t n) { return static_cast<double>(n); };
+        const auto in_url = std::count_if(words.begin(), words.end(), [&](const std::string& w) {
+            return holds_word(url_set, w);
+        });
         std::size_t k = source_count;
         x[k++] = count(static_cast<std::size_t>(std::count(f.from.begin(), f.from.end(), true)));
         x[k++] = count(words.size());
         x[k++] = count(f.text.size());
         x[k++] = title_parts(f.text).size() > 1 ? 1.0 : 0.0;
         x[k++] = !joined[i].empty() && (joined[i] == page.site || host_holds(page.host, joined[i])) ? 1.0 : 0.0;
-        x[k++] = first_word_in_host(page.host, f.text) ? 1.0 : 0.0;
-        const auto in_url = std::count_if(words.begin(), words.end(), [&](const std::string& w) {
-            return std::find(url_words.begin(), url_words.end(), w) != url_words.end();
-        });
+        x[k++] = first_word_in_host(page.host, words) ? 1.0 : 0.0;
         x[k++] = words.empty() ? 0.0 : static_cast<double>(in_url) / count(words.size());
         x[k++] = capital_share(f.text);
         x[k++] = count(page.h1_texts.size());
         x[k++] = count(page.parts.size());
-        x[k++] = shared_word_share(words, title_word_list);
-        x[k++] = shared_word_share(words, h1_word_list);
-        x[k++] = shared_word_share(words, og_word_list);
+        x[k++] = shared_word_share(own_set, title_set);
+        x[k++] = shared_word_share(own_set, h1_set);
+        x[k++] = shared_word_share(own_set, og_set);
         x[k++] = !words.empty() && std::all_of(words.begin(), words.end(), [&](const std::string& w) {
-            return std::find(title_word_list.begin(), title_word_list.end(), w) != title_word_list.end();
+            return holds_word(title_set, w);
         }) ? 1.0 : 0.0;
         x[k++] = count(static_cast<std::size_t>(std::count(joined.begin(), joined.end(), joined[i])) - 1);
         x[k++] = page.og_title.empty() ? 0.0 : 1.0;
@@ -1404,8 +1414,9 @@ HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_ur
     // Whether a title's part names the site: its og:site_name, or all its
     // words or its first word found in the host.
     const auto names_site = [&](std::string_view part) {
-        const std::string words = joined_words(part);
-        return !words.empty() && (words == site || in_host(words) || first_word_in_host(host, part));
+        const std::vector<std::string> words = title_words(part);
+        const std::string joined = joined_words(words);
+        return !joined.empty() && (joined == site || in_host(joined) || first_word_in_host(host, words));
     };
     // A headline that ends as the title does after its first part, in a part
     // that names the site, loses that ending ("Tips | Site" against the same

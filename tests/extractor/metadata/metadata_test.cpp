@@ -455,11 +455,15 @@ TEST(HeadlineTitle, EveryTitleThePageGivesIsACandidateOnce) {
     EXPECT_EQ(feature(0, "h1_count"), 2.0);
 }
 
+// A forum thread whose <h1> carries a prefix the title's first part has not.
+std::string telescope_thread() {
+    return "<html><head><title>Which telescope first? - Beginners - Sky Forum</title></head>"
+           "<body><h1>Thread: Which telescope first?</h1><p>" +
+           std::string(80, 'x') + " I would like advice on a first telescope to buy.</p></body></html>";
+}
+
 TEST(TitleModel, TheTitleIsTheCandidateScoredHighest) {
-    const std::string page = "<html><head><title>Which telescope first? - Beginners - Sky Forum</title></head>"
-                             "<body><h1>Thread: Which telescope first?</h1><p>" +
-                             std::string(80, 'x') +
-                             " I would like advice on a first telescope to buy.</p></body></html>";
+    const std::string page = telescope_thread();
     ExtractOptions options;
     options.strategy = Strategy::automatic;
     const Article article = extract(page, options);
@@ -490,10 +494,7 @@ TEST(TitleModel, AHeadlineEverySourceAgreesOnLeavesTheSiteNameOut) {
 }
 
 TEST(TitleModel, ReadabilityKeepsReadabilitysTitleAndHasNoCandidates) {
-    const std::string page = "<html><head><title>Which telescope first? - Beginners - Sky Forum</title></head>"
-                             "<body><h1>Thread: Which telescope first?</h1><p>" +
-                             std::string(80, 'x') +
-                             " I would like advice on a first telescope to buy.</p></body></html>";
+    const std::string page = telescope_thread();
     ExtractOptions options;
     options.strategy = Strategy::readability;
     const Article article = extract(page, options);
