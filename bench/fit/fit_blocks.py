@@ -24,7 +24,11 @@ F1 among a few. Six models are written to
 extractor/src/strategies/block_model.inc: the one fitted on every page, which
 pith uses, and the five fold models.
 
+--without NAME... fits without those features, to measure what they add
+(pith computes them all, so such a fit can be neither written nor checked).
+
 usage: /usr/bin/python3 bench/fit/fit_blocks.py [--signals BIN] [--write | --check] [--min-gain G]
+           [--without NAME...]
 """
 
 import argparse
@@ -75,6 +79,18 @@ def blocks(binary, files):
     return names, {key_of[o["file"]]: (o.get("blocks", []), o.get("texts", [])) for o in rows[1:]}
 
 
+def without_features(names, found, left_out):
+    """`names` and `found` (as blocks() gives them) without the features named in `left_out`."""
+    unknown = sorted(set(left_out) - set(names))
+    if unknown:
+        sys.exit(f"fit_blocks.py: no such block features: {', '.join(unknown)}")
+    if "p_listing_or_collection" in left_out:
+        sys.exit("fit_blocks.py: p_listing_or_collection chooses the threshold: it cannot be left out")
+    kept = [i for i, name in enumerate(names) if name not in left_out]
+    return [names[i] for i in kept], {key: ([[row[i] for i in kept] for row in rows], texts)
+                                      for key, (rows, texts) in found.items()}
+
+
 def snippet_labels(texts, note):
     """trafilatura-dev's labels: 1 for a block that holds a `with` snippet or is
     part of one, 0 for a `without` one, None for the rest (and for a block
@@ -118,7 +134,11 @@ def main():
     add_model_mode(ap, MODEL_FILE, REPO)
     ap.add_argument("--min-gain", type=float,
                     help="exit 1 unless pruning gains at least this much out-of-fold word F1 over the whole region")
+    ap.add_argument("--without", nargs="+", default=[], metavar="NAME",
+                    help="leave these features out of the fit (an ablation: not with --write or --check)")
     args = ap.parse_args()
+    if args.without and (args.write or args.check):
+        sys.exit("fit_blocks.py: --without fits other features than pith computes: it cannot --write or --check")
     corpus = corpus_root(args.corpus)
     pages = json.loads((corpus / "wcxb-dev" / "pages.json").read_text(encoding="utf-8"))["pages"]
     keys = sorted(pages)
@@ -134,6 +154,8 @@ def main():
         for name in traf_names:
             files["trafilatura/" + name] = (corpus / "trafilatura-dev" / "html" / name, traf_fold[name])
         names, found = blocks(args.signals, files)
+    if args.without:
+        names, found = without_features(names, found, args.without)
 
     X, y, w, row_page, row_tokens = [], [], [], [], []
     references = {}

@@ -63,8 +63,9 @@ Options of the command line:
   --jobs N                worker threads for several inputs, 1 to 1024
                           (default: number of hardware threads)
   --model-fold N          for out-of-fold figures (bench/quality_table.py):
-                          use the fitted models (page type, auto's judge)
-                          fitted without fold N, 0 to 4, of wcxb-dev's domains
+                          use the fitted models (page type, blocks, auto's
+                          judge, title) fitted without fold N, 0 to 4, of
+                          wcxb-dev's domains; confidence has no fold models
   -h, --help              show this help
   --                      end of options; later arguments are files
 

@@ -197,9 +197,12 @@ struct RuntimeHooks {
     // so a worker's next page starts on memory already faulted in; nullptr:
     // every page gets fresh memory. Never shared between threads.
     dom::BlockCache* block_cache = nullptr;
-    // The fitted models to use (page type, auto's judge): -1 the ones fitted
-    // on every development page; 0-4 the ones fitted without that fold of
-    // domains, for the quality bench's out-of-fold figures (bench/quality.cpp).
+    // The fitted models to use (page type, the block model, auto's judge, the
+    // title model): -1 the ones fitted on every development page; 0-4 the ones
+    // fitted without that fold of domains, for the quality bench's out-of-fold
+    // figures (bench/quality.cpp). The confidence models have no fold models
+    // (bench/fit/fit_confidence.py refits per fold for its own figures), so
+    // `confidence` and `predicted_f1` stay the in-sample models' here.
     int model_fold = -1;
 };
 
