@@ -46,7 +46,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wcxb  # noqa: E402
-from gbdt import Booster, forest_table, group_folds, add_model_mode, finish_model  # noqa: E402
+from gbdt import Booster, forest_table, group_folds, add_model_mode, below, finish_model  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "block_model.inc"
@@ -254,9 +254,7 @@ def main():
     text += (f"inline constexpr double kThreshold = {threshold!r};  // a block with a lower probability goes\n"
              f"inline constexpr double kGridThreshold = {grid_threshold!r};  // on a likely listing or collection\n"
              f"inline constexpr double kGridProbability = {GRID_PROBABILITY!r};\n")
-    missed = args.min_gain is not None and gain < args.min_gain
-    finish_model(MODEL_FILE, text, args, REPO,
-                 [f"the pruned region gains {gain:+.3f} out of fold, below {args.min_gain}"] if missed else [])
+    finish_model(MODEL_FILE, text, args, REPO, below(gain, args.min_gain, "the pruned region's out-of-fold gain"))
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wcxb  # noqa: E402
-from gbdt import Booster, forest_table, add_model_mode, finish_model  # noqa: E402
+from gbdt import Booster, forest_table, add_model_mode, below, finish_model  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "judge_model.inc"
@@ -169,9 +169,7 @@ def main():
         "gain in word F1 over the article of the pruned region, then of the cleaned",
         f"one; fitted in folds grouped by domain. Out of fold: word F1 {overall:.3f} on {len(rows)} wcxb-dev pages.",
         "For each: the model fitted on every page (used by pith), then without each fold."], bases=True)
-    missed = args.min_f1 is not None and overall < args.min_f1
-    finish_model(MODEL_FILE, text, args, REPO,
-                 [f"out-of-fold word F1 {overall:.3f} is below {args.min_f1}"] if missed else [])
+    finish_model(MODEL_FILE, text, args, REPO, below(overall, args.min_f1, "out-of-fold word F1"))
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gbdt import Booster, forest_table, group_folds, add_model_mode, finish_model  # noqa: E402
+from gbdt import Booster, forest_table, group_folds, add_model_mode, below, finish_model  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_FILE = REPO / "extractor" / "src" / "classify" / "page_type_model.inc"
@@ -113,9 +113,7 @@ def main():
         f"over {len(names)} features, fitted on wcxb-dev in folds grouped by domain.",
         f"Out of fold: accuracy {accuracy:.3f} on {len(keys)} pages.",
         "Six models: fitted on every page (used by pith), then without each fold."])
-    missed = args.min_accuracy is not None and accuracy < args.min_accuracy
-    finish_model(MODEL_FILE, text, args, REPO,
-                 [f"out-of-fold accuracy {accuracy:.3f} is below {args.min_accuracy}"] if missed else [])
+    finish_model(MODEL_FILE, text, args, REPO, below(accuracy, args.min_accuracy, "out-of-fold accuracy"))
 
 
 if __name__ == "__main__":

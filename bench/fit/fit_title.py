@@ -36,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wcxb  # noqa: E402
-from gbdt import Booster, forest_table, add_model_mode, finish_model  # noqa: E402
+from gbdt import Booster, forest_table, add_model_mode, below, finish_model  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_FILE = REPO / "extractor" / "src" / "metadata" / "title_model.inc"
@@ -155,9 +155,7 @@ def main():
         f"in folds grouped by domain. Out of fold: the title is the truth's on {accuracy:.3f} of",
         f"{tally['all'][0]} pages (the rules alone: {tally['all'][1] / tally['all'][0]:.3f}).",
         "Six models: fitted on every page (used by pith), then without each fold."], bases=True)
-    missed = args.min_accuracy is not None and accuracy < args.min_accuracy
-    finish_model(MODEL_FILE, text, args, REPO,
-                 [f"out-of-fold accuracy {accuracy:.3f} is below {args.min_accuracy}"] if missed else [])
+    finish_model(MODEL_FILE, text, args, REPO, below(accuracy, args.min_accuracy, "out-of-fold accuracy"))
 
 
 if __name__ == "__main__":

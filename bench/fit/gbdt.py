@@ -265,6 +265,11 @@ def add_model_mode(parser, path, repo):
     mode.add_argument("--check", action="store_true", help="exit 1 unless the committed model is this fit's")
 
 
+def below(value, bar, what):
+    """[a failure for finish_model] when `bar` is set and `value` is under it, else []."""
+    return [f"{what} {value:.3f} is below {bar}"] if bar is not None and value < bar else []
+
+
 def finish_model(path, text, args, repo, failures=()):
     """Exits 1 after printing each of `failures` (the bars the fit missed);
     else --write rewrites the committed model, --check exits 1 unless it is `text`."""
@@ -272,16 +277,11 @@ def finish_model(path, text, args, repo, failures=()):
         print("FAIL", failure)
     if failures:
         raise SystemExit(1)
-    write_or_check(path, text, args.write, args.check, repo)
-
-
-def write_or_check(path, text, write, check, repo):
-    """--write rewrites the committed model; --check exits 1 unless it is `text`."""
     shown = path.relative_to(repo)
-    if write:
+    if args.write:
         path.write_text(text, encoding="utf-8")
         print(f"wrote {shown}")
-    if check:
+    if args.check:
         same = path.read_text(encoding="utf-8") == text
         print("the committed model is what this fit gives" if same else f"{shown} differs from this fit: run with --write")
         raise SystemExit(0 if same else 1)
