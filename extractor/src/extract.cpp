@@ -9,8 +9,9 @@
 //       scripts removed, prep_document, <meta> metadata (metadata/);
 //  4b.  classify/: the kind of page (article, forum, product...), which the
 //       strategies extract each its own way;
-//  4c.  page/prep_document.cpp: with reveal_hidden, a hidden element holding
-//       most of the page's text taken as shown (not for `readability`);
+//  4c.  page/prep_document.cpp (not for `readability`): with reveal_hidden, a
+//       hidden element holding most of the page's text taken as shown; the
+//       text the reader never sees removed;
 //  5.   strategies/: the rule's body, or the strategy's passes, each on a
 //       fresh copy of the prepared page, dropping one heuristic flag at a time
 //       while the text is short (auto runs two strategies and chooses);
@@ -40,10 +41,14 @@
 
 namespace pith::extract {
 
-void reveal_for_strategy(PreparedPage& page, const ExtractOptions& options) {
-    if (options.reveal_hidden && options.strategy != Strategy::readability) {
+void prepare_for_strategy(PreparedPage& page, const ExtractOptions& options) {
+    if (options.strategy == Strategy::readability) {
+        return;
+    }
+    if (options.reveal_hidden) {
         page.revealed = reveal_hidden_content(page.doc, page.body_text_length);
     }
+    drop_unshown_text(page.doc, page.body_text_length);
 }
 
 Article article_from_page(PreparedPage& page, const ExtractOptions& options, Article article,
@@ -110,7 +115,7 @@ Article extract_unguarded(std::string_view bytes, const ExtractOptions& options,
         return article;
     }
     classify(*page, options);  // 4b
-    reveal_for_strategy(*page, options);  // 4c
+    prepare_for_strategy(*page, options);  // 4c
     return article_from_page(*page, options, std::move(article), context);  // 5-9
 }
 

@@ -126,13 +126,13 @@ Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
     try {
         page = prepare(asked, prepared);
         if (page) {
-            reveal_for_strategy(*page, asked);
+            prepare_for_strategy(*page, asked);
         }
         inspection.article = page ? article_from_page(*page, asked, prepared) : prepared;
         if (page && options.strategy == Strategy::readability) {  // the strategies that follow reveal
             ExtractOptions revealing = options;
             revealing.strategy = Strategy::automatic;
-            reveal_for_strategy(*page, revealing);
+            prepare_for_strategy(*page, revealing);
         }
     } catch (const std::exception& e) {
         inspection.article = Article{};

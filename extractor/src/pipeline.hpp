@@ -19,11 +19,12 @@ struct PageContext {
     TrimmedPage trimmed;
 };
 
-// Step 4c of extract(), after classify(): with options.reveal_hidden, for
-// every strategy but readability, the hidden element holding most of the
-// page's text taken as shown (page/prep.hpp's reveal_hidden_content;
-// page.revealed says how many).
-void reveal_for_strategy(PreparedPage& page, const ExtractOptions& options);
+// Step 4c of extract(), after classify(), for every strategy but readability:
+// with options.reveal_hidden, the hidden element holding most of the page's
+// text taken as shown (page/prep.hpp's reveal_hidden_content; page.revealed
+// says how many); then the text the reader never sees removed
+// (drop_unshown_text).
+void prepare_for_strategy(PreparedPage& page, const ExtractOptions& options);
 
 // Steps 5 to 9 of extract() on `page` under `options`, continuing `article`
 // (whose load and preparation fields are filled). The page is not changed but

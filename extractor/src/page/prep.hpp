@@ -33,6 +33,18 @@ void prep_document(dom::Document& doc);
 // how many were revealed. `body_length` is dom::inner_text_length of the body.
 std::size_t reveal_hidden_content(dom::Document& doc, std::size_t body_length);
 
+// Text the page's reader never sees, which the strategies would otherwise
+// keep: elements with a CSS framework's screen-reader-only class (Bootstrap's
+// sr-only, WordPress's screen-reader-text, visually-hidden...: "Skip to
+// content", "Regular price" in every card of a shop grid, "Close menu"), and
+// elements a utility class hides at every width ("hidden", "d-none" without
+// "md:block" or "d-lg-flex" beside it). A hidden element with a shown sibling
+// of the same tag and classes is kept (a tab's panel, a slide), and so is one
+// holding a third of the page's text or more (a page shown by a script once
+// loaded; past the fourth measured, hidden elements are kept unmeasured). Not Readability.js's: `readability` keeps them. Returns how many
+// were removed. `body_length` is dom::inner_text_length of the body.
+std::size_t drop_unshown_text(dom::Document& doc, std::size_t body_length);
+
 // Readability-readerable on a parsed document.
 [[nodiscard]] bool is_probably_readable(const dom::Document& doc, const ReadableOptions& options);
 

@@ -1,7 +1,11 @@
 // Document preparation, run once before the passes: what Readability.js's
 // parse() does before _grabArticle (noscript images, scripts, styles, <br>
 // chains, <font>), plus comment removal.
+#include <algorithm>
+#include <array>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "page/patterns.hpp"
@@ -258,6 +262,127 @@ std::size_t reveal_hidden_content(dom::Document& doc, std::size_t body_length) {
         n = dom::next_element(n, body);
     }
     return revealed;
+}
+
+namespace {
+
+// Exact class tokens, as the CSS frameworks write them.
+constexpr std::array<std::string_view, 15> kScreenReaderOnly{
+    "sr-only",          "sr-only-focusable",      "visually-hidden",    "visually-hidden-focusable",
+    "visuallyhidden",   "visually-hidden--inline", "screen-reader-text", "screen-reader-only",
+    "is-screen-reader-text", "screenreader-only", "is-screenreader-only", "element-invisible",
+    "u-hiddenvisually", "u-visually-hidden",      "hide-visually"};
+// Utility classes that hide an element at every width. Not "invisible" or
+// "elementor-invisible": a script fades that content in.
+constexpr std::array<std::string_view, 6> kAlwaysHidden{"hidden", "d-none", "is-hidden", "hide", "u-hidden", "js-hidden"};
+// A tab's siblings compared past this many cost more than they tell.
+constexpr int kMaxSiblingsCompared = 64;
+// Each hidden element measured is a walk of its subtree; past this many (a
+// chain of nested hidden wrappers), the rest are kept unmeasured.
+constexpr int kMaxMeasured = 4;
+
+// Calls `visit` on each class token of `n` until it returns true.
+template <typename Visit>
+void for_each_class_token(const Node* n, Visit&& visit) {
+    std::string_view classes = class_name(n);
+    constexpr std::string_view kSpace = " \t\n\f\r";
+    for (std::size_t start = classes.find_first_not_of(kSpace); start != std::string_view::npos;) {
+        const std::size_t end = std::min(classes.find_first_of(kSpace, start), classes.size());
+        if (visit(classes.substr(start, end - start))) {
+            return;
+        }
+        start = classes.find_first_not_of(kSpace, end);
+    }
+}
+
+bool is_one_of(std::string_view token, std::span<const std::string_view> names) {
+    return std::ranges::any_of(names, [token](std::string_view name) { return text::iequals_ascii(token, name); });
+}
+
+// "md:block", "s:flex", "d-lg-flex", "show@medium", "visible-md": a class
+// that shows the element at some width, beside one that hides it.
+bool is_responsive_display(std::string_view token) {
+    static constexpr std::array<std::string_view, 9> kShown{"block", "flex",    "grid",     "inline",   "table",
+                                                            "show",  "visible", "contents", "flow-root"};
+    const bool qualified = token.find_first_of(":@") != std::string_view::npos ||
+                           (token.starts_with("d-") && token.find('-', 2) != std::string_view::npos) ||
+                           token.starts_with("visible-") || token.starts_with("show");
+    return qualified && std::ranges::any_of(kShown, [token](std::string_view shown) {
+               return token.find(shown) != std::string_view::npos;
+           });
+}
+
+enum class OffScreen { no, for_screen_readers, by_utility_class };
+
+OffScreen off_screen(const Node* n) {
+    bool screen_reader = false;
+    bool hidden = false;
+    bool responsive = false;
+    for_each_class_token(n, [&](std::string_view token) {
+        screen_reader = is_one_of(token, kScreenReaderOnly);
+        hidden = hidden || is_one_of(token, kAlwaysHidden);
+        responsive = responsive || is_responsive_display(token);
+        return screen_reader;
+    });
+    if (screen_reader) {
+        return OffScreen::for_screen_readers;
+    }
+    return hidden && !responsive ? OffScreen::by_utility_class : OffScreen::no;
+}
+
+std::vector<std::string_view> classes_but_hiding(const Node* n) {
+    std::vector<std::string_view> out;
+    for_each_class_token(n, [&out](std::string_view token) {
+        if (!is_one_of(token, kAlwaysHidden)) {
+            out.push_back(token);
+        }
+        return false;
+    });
+    return out;
+}
+
+// A tab's panel, a carousel's slide, the swatches past the first few: a
+// sibling of the same tag and classes is shown, and a script swaps them in.
+bool is_alternative_panel(const Node* n) {
+    const std::vector<std::string_view> own = classes_but_hiding(n);
+    int compared = 0;
+    for (const Node* sibling = n->parent->first_child; sibling != nullptr && compared < kMaxSiblingsCompared;
+         sibling = sibling->next) {
+        if (sibling == n || !sibling->is_element() || sibling->name != n->name) {
+            continue;
+        }
+        ++compared;
+        if (off_screen(sibling) == OffScreen::no && is_probably_visible(sibling) && classes_but_hiding(sibling) == own) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+std::size_t drop_unshown_text(dom::Document& doc, std::size_t body_length) {
+    Node* body = doc.body();
+    std::size_t dropped = 0;
+    int measured = 0;
+    // A page that a script shows once loaded hides its whole content by class.
+    const auto holds_the_page = [&](const Node* n) {
+        return measured++ >= kMaxMeasured || 3 * dom::inner_text_length(n) >= body_length;
+    };
+    for (Node* n = body != nullptr ? dom::next_element(body, body) : nullptr; n != nullptr;) {
+        const OffScreen how = off_screen(n);
+        const bool kept = how == OffScreen::no ||
+                          (how == OffScreen::by_utility_class && (is_alternative_panel(n) || holds_the_page(n)));
+        if (kept) {
+            n = dom::next_element(n, body);
+            continue;
+        }
+        Node* next = dom::next_element(n, body, true);
+        dom::detach(n);
+        ++dropped;
+        n = next;
+    }
+    return dropped;
 }
 
 }  // namespace pith::extract
