@@ -7,7 +7,8 @@
 // as `pith extract` (load, prepare), under its default budgets.
 //
 // With --blocks it prints instead, per page, the blocks of the main region
-// that auto's pruned-region candidate reads (strategies/blocks.hpp):
+// that auto's pruned-region candidate reads (strategies/blocks.hpp), on the
+// page as auto's passes see it (hidden content revealed, unshown text gone):
 //   {"file", "blocks": [[features...]...], "texts": [...]}
 // after a first line {"block_feature_names": [...]}; a manifest line's third
 // field, a fold, picks the page-type model fitted without that fold.
@@ -24,6 +25,7 @@
 #include "strategies/run.hpp"
 #include "files.hpp"
 #include "page/page.hpp"
+#include "pipeline.hpp"
 
 namespace {
 
@@ -94,6 +96,7 @@ int main(int argc, char** argv) {
             out["error"] = article.error ? article.error->message : "unreadable";
         } else if (blocks) {
             classify(*page, options);
+            prepare_for_strategy(*page, options);  // the page auto's passes see
             out.update(region_blocks_of(*page, options));
         } else {
             const PageTypeFeatures features = page_type_features(page->doc, page->declarations, page_url(*page, options));
