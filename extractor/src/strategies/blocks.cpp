@@ -132,6 +132,11 @@ std::span<const std::string_view> block_feature_names() noexcept { return kFeatu
 
 namespace {
 
+// Cards, rows and posts: an element repeated among this many siblings or
+// more, looked for this many levels up from a block.
+constexpr std::uint32_t kMinRepeat = 3;
+constexpr int kRepeatLevels = 8;
+
 // The blocks of a region, measured: what region_blocks() and
 // furniture_blocks() share. Elements are numbered in ScoreState::index.
 struct BlockScan {
@@ -261,6 +266,23 @@ BlockScan scan_blocks(Node* content) {
     return s;
 }
 
+// The nearest of a block's element and its ancestors (eight levels up) that
+// repeats among three siblings or more: a card, a row, a post.
+struct RepeatedItem {
+    std::uint32_t element = 0;  // index + 1; 0 for none
+    int levels = kRepeatLevels + 1;
+};
+
+RepeatedItem repeated_item(const BlockScan& s, std::size_t b) {
+    std::uint32_t e = s.blocks[b]->score.index;
+    for (int level = 0; e != 0 && level <= kRepeatLevels; ++level, e = s.facts[e - 1].parent) {
+        if (s.facts[e - 1].repeat >= kMinRepeat && s.facts[e - 1].parent != 0) {
+            return {e, level};
+        }
+    }
+    return {};
+}
+
 // Block b's features into x (region_blocks()'s order, kFeatureNames).
 void block_features(const BlockScan& s, std::size_t b, const std::array<double, kPageTypeCount>& page_type_probabilities,
                     BlockFeatures& x) {
@@ -296,26 +318,11 @@ void block_features(const BlockScan& s, std::size_t b, const std::array<double, 
     x[k++] = density(*parent);
     x[k++] = log1p_of(grandparent->text);
     x[k++] = density(*grandparent);
-    // The nearest of it and its ancestors (eight levels up) that repeats
-    // among its siblings: a card, a row, a post.
-    constexpr int kRepeatLevels = 8;
-    constexpr std::uint32_t kMinRepeat = 3;
-    double repeat = 0.0;
-    double levels = kRepeatLevels + 1;
-    double group_share = 0.0;
-    std::uint32_t e = index;
-    for (int level = 0; e != 0 && level <= kRepeatLevels; ++level, e = facts[e - 1].parent) {
-        const ElementFacts& a = facts[e - 1];
-        if (a.repeat >= kMinRepeat && a.parent != 0) {
-            repeat = static_cast<double>(a.repeat);
-            levels = level;
-            group_share = facts[a.parent - 1].text / region_text;
-            break;
-        }
-    }
-    x[k++] = log1p_of(repeat);
-    x[k++] = levels;
-    x[k++] = group_share;
+    const RepeatedItem item = repeated_item(s, b);
+    const ElementFacts* repeated = item.element != 0 ? &facts[item.element - 1] : nullptr;
+    x[k++] = log1p_of(repeated != nullptr ? static_cast<double>(repeated->repeat) : 0.0);
+    x[k++] = static_cast<double>(item.levels);
+    x[k++] = repeated != nullptr ? facts[repeated->parent - 1].text / region_text : 0.0;
     x[k++] = f.chrome ? 1.0 : 0.0;
     x[k++] = f.boilerplate ? 1.0 : 0.0;
     x[k++] = f.content ? 1.0 : 0.0;
@@ -386,6 +393,29 @@ double block_content_probability(const BlockFeatures& features, int fold) noexce
     return probability(block_forest(fold), features);
 }
 
+namespace {
+
+// A post's author line: a few words, no link, in a post whose other text
+// stays. Alone it reads as furniture to the model; with its post it is what
+// a reader of the thread wants. (On every kind of page, cards' names and
+// prices too, it moved wcxb-dev by noise and cost trafilatura-dev.)
+void keep_item_labels(const BlockScan& s, std::vector<bool>& removed) {
+    constexpr std::size_t kMaxWords = 6;
+    std::vector<std::uint32_t> item(s.blocks.size());
+    std::vector<bool> item_kept(s.elements.size() + 1, false);  // by element index + 1
+    for (std::size_t b = 0; b < s.blocks.size(); ++b) {
+        item[b] = repeated_item(s, b).element;
+        item_kept[item[b]] = item_kept[item[b]] || (item[b] != 0 && !removed[b]);
+    }
+    for (std::size_t b = 0; b < s.blocks.size(); ++b) {
+        if (removed[b] && item_kept[item[b]] && s.measures[b].words <= kMaxWords && s.link_bytes[b] == 0.0) {
+            removed[b] = false;
+        }
+    }
+}
+
+}  // namespace
+
 PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCount>& page_type_probabilities,
                            int fold) {
     // Each block's features are read as they are made and let go: a table of
@@ -406,6 +436,9 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
                                      ? block_model::kGridThreshold
                                      : block_model::kThreshold;
         removed[block] = probability(forest, x) < threshold;
+    }
+    if (page_type_probabilities[static_cast<std::size_t>(PageType::forum)] >= 0.5) {
+        keep_item_labels(s, removed);
     }
     if (total > 0.0) {
         plan.repeated_share /= total;
