@@ -15,4 +15,18 @@ inline std::string survey_paragraphs(int count, const std::string& topic) {
     return out;
 }
 
+// `inside` wrapped in `depth` copies of the element `open` starts ("<div
+// hidden>"), each closed with `close` ("</div>").
+inline std::string nested_in(const std::string& open, const std::string& close, int depth, const std::string& inside) {
+    std::string out;
+    for (int i = 0; i < depth; ++i) {
+        out += open;
+    }
+    out += inside;
+    for (int i = 0; i < depth; ++i) {
+        out += close;
+    }
+    return out;
+}
+
 }  // namespace pith::test

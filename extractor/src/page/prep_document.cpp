@@ -281,20 +281,6 @@ constexpr int kMaxSiblingsCompared = 64;
 // chain of nested hidden wrappers), the rest are kept unmeasured.
 constexpr int kMaxMeasured = 4;
 
-// Calls `visit` on each class token of `n` until it returns true.
-template <typename Visit>
-void for_each_class_token(const Node* n, Visit&& visit) {
-    std::string_view classes = class_name(n);
-    constexpr std::string_view kSpace = " \t\n\f\r";
-    for (std::size_t start = classes.find_first_not_of(kSpace); start != std::string_view::npos;) {
-        const std::size_t end = std::min(classes.find_first_of(kSpace, start), classes.size());
-        if (visit(classes.substr(start, end - start))) {
-            return;
-        }
-        start = classes.find_first_not_of(kSpace, end);
-    }
-}
-
 bool is_one_of(std::string_view token, std::span<const std::string_view> names) {
     return std::ranges::any_of(names, [token](std::string_view name) { return text::iequals_ascii(token, name); });
 }
@@ -318,7 +304,7 @@ OffScreen off_screen(const Node* n) {
     bool screen_reader = false;
     bool hidden = false;
     bool responsive = false;
-    for_each_class_token(n, [&](std::string_view token) {
+    text::for_each_token(class_name(n), [&](std::string_view token) {
         screen_reader = is_one_of(token, kScreenReaderOnly);
         hidden = hidden || is_one_of(token, kAlwaysHidden);
         responsive = responsive || is_responsive_display(token);
@@ -332,7 +318,7 @@ OffScreen off_screen(const Node* n) {
 
 std::vector<std::string_view> classes_but_hiding(const Node* n) {
     std::vector<std::string_view> out;
-    for_each_class_token(n, [&out](std::string_view token) {
+    text::for_each_token(class_name(n), [&out](std::string_view token) {
         if (!is_one_of(token, kAlwaysHidden)) {
             out.push_back(token);
         }

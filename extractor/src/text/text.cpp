@@ -129,22 +129,12 @@ constexpr char lower(char c) noexcept {
 }  // namespace
 
 bool has_token_ascii_ci(std::string_view list, std::string_view token) noexcept {
-    const auto is_html_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; };
-    std::size_t pos = 0;
-    while (pos < list.size()) {
-        while (pos < list.size() && is_html_space(list[pos])) {
-            ++pos;
-        }
-        std::size_t end = pos;
-        while (end < list.size() && !is_html_space(list[end])) {
-            ++end;
-        }
-        if (end > pos && iequals_ascii(list.substr(pos, end - pos), token)) {
-            return true;
-        }
-        pos = end;
-    }
-    return false;
+    bool found = false;
+    for_each_token(list, [&](std::string_view t) {
+        found = iequals_ascii(t, token);
+        return found;
+    });
+    return found;
 }
 
 bool iequals_ascii(std::string_view a, std::string_view b) noexcept {

@@ -4,6 +4,7 @@
 // only: the measures of a node's text are dom/inner_text.hpp's.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -53,8 +54,20 @@ namespace pith::text {
 // ASCII lowercase copy (class names, ids, attribute values compared /i).
 [[nodiscard]] std::string to_lower_ascii(std::string_view s);
 [[nodiscard]] bool iequals_ascii(std::string_view a, std::string_view b) noexcept;
-// Whether a list of tokens separated by HTML white space (space, tab, LF, FF,
-// CR), such as a rel attribute, holds `token`, compared ASCII case-insensitively.
+// Calls `visit` on each token of a list separated by HTML white space (space,
+// tab, LF, FF, CR), such as a class or rel attribute, until it returns true.
+template <typename Visit>
+void for_each_token(std::string_view list, Visit&& visit) {
+    constexpr std::string_view kHtmlSpace = " \t\n\f\r";
+    for (std::size_t start = list.find_first_not_of(kHtmlSpace); start != std::string_view::npos;) {
+        const std::size_t end = std::min(list.find_first_of(kHtmlSpace, start), list.size());
+        if (visit(list.substr(start, end - start))) {
+            return;
+        }
+        start = list.find_first_not_of(kHtmlSpace, end);
+    }
+}
+// Whether such a list holds `token`, compared ASCII case-insensitively.
 [[nodiscard]] bool has_token_ascii_ci(std::string_view list, std::string_view token) noexcept;
 [[nodiscard]] bool istarts_with_ascii(std::string_view s, std::string_view prefix) noexcept;
 // Case-insensitive (ASCII) substring search.

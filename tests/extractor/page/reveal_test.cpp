@@ -63,16 +63,10 @@ TEST(RevealHidden, AHiddenElementHoldingLessThanTwoThirdsStaysHidden) {
 // A chain of hidden wrappers, each holding all the text, is revealed a few
 // levels deep and no further: the walks it costs are bounded.
 TEST(RevealHidden, ADeepChainOfHiddenWrappersCostsAFewWalks) {
-    std::string html = "<html><body>";
     constexpr int kDepth = 2000;
-    for (int i = 0; i < kDepth; ++i) {
-        html += "<div hidden>";
-    }
-    html += test::survey_paragraphs(8, "delta");
-    for (int i = 0; i < kDepth; ++i) {
-        html += "</div>";
-    }
-    html += "</body></html>";
+    const std::string html = "<html><body>" +
+                             test::nested_in("<div hidden>", "</div>", kDepth, test::survey_paragraphs(8, "delta")) +
+                             "</body></html>";
     const Article on = run(html, Strategy::automatic, true);
     EXPECT_FALSE(on.error.has_value());
     EXPECT_EQ(on.text_content.find("delta survey"), std::string::npos) << "hidden below the fourth wrapper";

@@ -87,16 +87,10 @@ TEST(UnshownText, AHiddenWrapperHoldingThePageStays) {
 // A chain of nested hidden wrappers each holding all the text: a few are
 // measured, the rest kept unmeasured, and the article comes back.
 TEST(UnshownText, ADeepChainOfHiddenWrappersCostsAFewWalks) {
-    std::string html = "<html><body>";
     constexpr int kDepth = 2000;
-    for (int i = 0; i < kDepth; ++i) {
-        html += "<div class=\"hidden\">";
-    }
-    html += test::survey_paragraphs(8, "delta");
-    for (int i = 0; i < kDepth; ++i) {
-        html += "</div>";
-    }
-    html += "</body></html>";
+    const std::string html = "<html><body>" +
+                             test::nested_in("<div class=\"hidden\">", "</div>", kDepth, test::survey_paragraphs(8, "delta")) +
+                             "</body></html>";
     ExtractOptions options;
     const Article article = extract(html, options);
     EXPECT_FALSE(article.error.has_value());
