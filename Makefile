@@ -24,7 +24,7 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build run test test-release test-asan test-tsan test-image clean
+.PHONY: deps test-deps build run test test-release test-asan test-tsan test-image refit clean
 
 # What tests/docker/image_test.py builds the images with: podman with chroot
 # isolation and vfs storage needs no daemon; debootstrap makes the base image
@@ -89,6 +89,25 @@ IMAGE_DIR ?= build-image
 test-image: build
 	$(call install_missing,$(IMAGE_PACKAGES))
 	$(SUDO) env PITH_IMAGE_DIR=$(abspath $(IMAGE_DIR)) /usr/bin/python3 tests/docker/image_test.py $(BUILD_DIR)/pith
+
+# Every fitted model written again, in the order they read each other's
+# output: the page-type classifier (its probabilities are features of the
+# rest), the block model, auto's judge (its candidates are the pruned
+# region), the confidence models (they read the judge's margins), and the
+# title model; pith is rebuilt after each, since the next fit runs it. Then
+# auto's figures out of fold and in sample. Needs ../shared/corpus.
+refit: build
+	/usr/bin/python3 bench/fit/fit_page_model.py --signals $(BUILD_DIR)/bench/pith_bench_signals --write
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+	/usr/bin/python3 bench/fit/fit_blocks.py --signals $(BUILD_DIR)/bench/pith_bench_signals --write
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+	/usr/bin/python3 bench/fit/fit_judge.py --pith $(BUILD_DIR)/pith --write
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+	/usr/bin/python3 bench/fit/fit_confidence.py --pith $(BUILD_DIR)/pith --write
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+	/usr/bin/python3 bench/fit/fit_title.py --pith $(BUILD_DIR)/pith --write
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+	/usr/bin/python3 bench/quality_table.py --pith $(BUILD_DIR)/pith --strategies auto
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR) $(IMAGE_DIR)
