@@ -41,8 +41,9 @@ std::size_t reveal_hidden_content(dom::Document& doc, std::size_t body_length);
 // "md:block" or "d-lg-flex" beside it). A hidden element with a shown sibling
 // of the same tag and classes is kept (a tab's panel, a slide), and so is one
 // holding a third of the page's text or more (a page shown by a script once
-// loaded; past the fourth measured, hidden elements are kept unmeasured). Not Readability.js's: `readability` keeps them. Returns how many
-// were removed. `body_length` is dom::inner_text_length of the body.
+// loaded; past the fourth measured, hidden elements are kept unmeasured).
+// Not Readability.js's: `readability` keeps them. Returns how many were
+// removed. `body_length` is dom::inner_text_length of the body.
 std::size_t drop_unshown_text(dom::Document& doc, std::size_t body_length);
 
 // Readability-readerable on a parsed document.

@@ -283,9 +283,10 @@ RepeatedItem repeated_item(const BlockScan& s, std::size_t b) {
     return {};
 }
 
-// Block b's features into x (region_blocks()'s order, kFeatureNames).
-void block_features(const BlockScan& s, std::size_t b, const std::array<double, kPageTypeCount>& page_type_probabilities,
-                    BlockFeatures& x) {
+// Block b's features into x (region_blocks()'s order, kFeatureNames); `item`
+// is repeated_item(s, b), which furniture_blocks() reads again.
+void block_features(const BlockScan& s, std::size_t b, const RepeatedItem& item,
+                    const std::array<double, kPageTypeCount>& page_type_probabilities, BlockFeatures& x) {
     const std::vector<ElementFacts>& facts = s.facts;
     const std::vector<TextMeasure>& measures = s.measures;
     const std::vector<double>& link_bytes = s.link_bytes;
@@ -318,7 +319,6 @@ void block_features(const BlockScan& s, std::size_t b, const std::array<double, 
     x[k++] = density(*parent);
     x[k++] = log1p_of(grandparent->text);
     x[k++] = density(*grandparent);
-    const RepeatedItem item = repeated_item(s, b);
     const ElementFacts* repeated = item.element != 0 ? &facts[item.element - 1] : nullptr;
     x[k++] = log1p_of(repeated != nullptr ? static_cast<double>(repeated->repeat) : 0.0);
     x[k++] = static_cast<double>(item.levels);
@@ -356,7 +356,7 @@ std::vector<RegionBlock> region_blocks(Node* content, const std::array<double, k
     std::vector<RegionBlock> blocks(s.blocks.size());
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         blocks[b].element = s.blocks[b];
-        block_features(s, b, page_type_probabilities, blocks[b].features);
+        block_features(s, b, repeated_item(s, b), page_type_probabilities, blocks[b].features);
     }
     for (const auto& [text, b] : s.texts) {
         blocks[b].texts.push_back(text);
@@ -399,12 +399,11 @@ namespace {
 // stays. Alone it reads as furniture to the model; with its post it is what
 // a reader of the thread wants. (On every kind of page, cards' names and
 // prices too, it moved wcxb-dev by noise and cost trafilatura-dev.)
-void keep_item_labels(const BlockScan& s, std::vector<bool>& removed) {
+// `item` is each block's repeated item (RepeatedItem::element).
+void keep_item_labels(const BlockScan& s, const std::vector<std::uint32_t>& item, std::vector<bool>& removed) {
     constexpr std::size_t kMaxWords = 6;
-    std::vector<std::uint32_t> item(s.blocks.size());
     std::vector<bool> item_kept(s.elements.size() + 1, false);  // by element index + 1
     for (std::size_t b = 0; b < s.blocks.size(); ++b) {
-        item[b] = repeated_item(s, b).element;
         item_kept[item[b]] = item_kept[item[b]] || (item[b] != 0 && !removed[b]);
     }
     for (std::size_t b = 0; b < s.blocks.size(); ++b) {
@@ -424,10 +423,13 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
     PrunePlan plan;
     const models::Forest forest = block_forest(fold);
     std::vector<bool> removed(s.blocks.size(), false);
+    std::vector<std::uint32_t> item(s.blocks.size());
     double total = 0.0;
     BlockFeatures x{};
     for (std::size_t block = 0; block < s.blocks.size(); ++block) {
-        block_features(s, block, page_type_probabilities, x);
+        const RepeatedItem repeated = repeated_item(s, block);
+        item[block] = repeated.element;
+        block_features(s, block, repeated, page_type_probabilities, x);
         const double bytes = std::expm1(x[kTextLog]);
         total += bytes;
         plan.repeated_share += x[kRepeatLog] > 0.0 ? bytes : 0.0;
@@ -438,7 +440,7 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
         removed[block] = probability(forest, x) < threshold;
     }
     if (page_type_probabilities[static_cast<std::size_t>(PageType::forum)] >= 0.5) {
-        keep_item_labels(s, removed);
+        keep_item_labels(s, item, removed);
     }
     if (total > 0.0) {
         plan.repeated_share /= total;

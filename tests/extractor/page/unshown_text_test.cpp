@@ -27,12 +27,16 @@ std::string text_of(const std::string& html, Strategy strategy = Strategy::autom
 
 bool has(const std::string& text, const std::string& words) { return text.find(words) != std::string::npos; }
 
+std::string with_class(const std::string& tag, const std::string& cls, const std::string& inner) {
+    return "<" + tag + " class=\"" + cls + "\">" + inner + "</" + tag + ">";
+}
+
 TEST(UnshownText, ScreenReaderTextLeavesTheArticle) {
     for (const std::string cls : {"sr-only", "visually-hidden", "screen-reader-text", "visuallyhidden",
                                   "price-label Visually-Hidden"}) {
-        const std::string html = page("<p>The tide table costs <span class=\"" + cls +
-                                      "\">Regular price spoken aloud</span> twelve pounds a copy, and the delta "
-                                      "survey sells it, with every chart, from the harbour office.</p>");
+        const std::string html = page("<p>The tide table costs " + with_class("span", cls, "Regular price spoken aloud") +
+                                      " twelve pounds a copy, and the delta survey sells it, with every chart, from "
+                                      "the harbour office.</p>");
         const std::string text = text_of(html);
         EXPECT_FALSE(has(text, "Regular price spoken aloud")) << cls;
         EXPECT_TRUE(has(text, "twelve pounds a copy")) << cls;
@@ -48,8 +52,7 @@ TEST(UnshownText, ReadabilityKeepsIt) {
 
 TEST(UnshownText, AnElementHiddenAtEveryWidthLeavesTheArticle) {
     for (const std::string cls : {"hidden", "d-none", "is-hidden", "hide", "notice hidden"}) {
-        const std::string html = page("<div class=\"" + cls +
-                                      "\"><p>Oops, something went wrong with the signup form.</p></div>");
+        const std::string html = page(with_class("div", cls, "<p>Oops, something went wrong with the signup form.</p>"));
         EXPECT_FALSE(has(text_of(html), "something went wrong")) << cls;
     }
 }
@@ -58,9 +61,9 @@ TEST(UnshownText, AnElementHiddenAtEveryWidthLeavesTheArticle) {
 TEST(UnshownText, AnElementShownAtSomeWidthStays) {
     for (const std::string cls : {"hidden md:block", "hidden m:block", "d-none d-lg-flex", "hide show@medium",
                                   "hidden visible-md"}) {
-        const std::string html = page("<div class=\"" + cls +
-                                      "\"><p>The delta's western arm floods each spring, and the survey mapped "
-                                      "every channel it cut, year after year, in its wide plates.</p></div>");
+        const std::string html = page(with_class("div", cls,
+                                                 "<p>The delta's western arm floods each spring, and the survey "
+                                                 "mapped every channel it cut, year after year, in its wide plates.</p>"));
         EXPECT_TRUE(has(text_of(html), "western arm floods")) << cls;
     }
 }
