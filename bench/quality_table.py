@@ -57,19 +57,8 @@ def mean(values):
 
 def trafilatura_f1(pith, root, strategy, out_of_fold):
     """Snippet F1 on trafilatura-dev (its textContent, white space collapsed)."""
-    annotations, names, sites = wcxb.trafilatura_pages(root)
-    folder = root / "trafilatura-dev" / "html"
-    folds = wcxb.group_folds(sites, wcxb.FOLDS) if out_of_fold else [None] * len(names)
-    answers = {}
-    for fold in sorted(set(folds), key=lambda f: -1 if f is None else f):
-        files = [str(folder / n) for n, f in zip(names, folds) if f == fold]
-        args = [pith, "extract", "--format", "json", "--strategy", strategy, "--jobs", "2"]
-        args += (["--model-fold", str(fold)] if fold is not None else []) + files
-        out = subprocess.run(args, capture_output=True, check=False).stdout
-        for line in out.decode("utf-8", "replace").split("\n"):
-            if line.strip():
-                answer = json.loads(line)
-                answers[Path(answer.get("file", "")).name] = answer
+    annotations, names, _ = wcxb.trafilatura_pages(root)
+    answers = wcxb.run_pith_trafilatura(pith, root, ["--strategy", strategy], out_of_fold)
     tp = fn = fp = 0
     for name in names:
         found, missed, stray = wcxb.snippets_found((answers.get(name) or {}).get("textContent"), annotations[name])

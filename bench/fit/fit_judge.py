@@ -26,8 +26,6 @@ usage: /usr/bin/python3 bench/fit/fit_judge.py [--pith build/pith] [--write | --
 """
 
 import argparse
-import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -65,29 +63,17 @@ def trafilatura_examples(pith, root):
     the page's snippets it gets right (a `with` found, a `without` not found),
     as trafilatura's evaluation reads them."""
     annotations, names, sites = wcxb.trafilatura_pages(root)
-    folder = root / "trafilatura-dev" / "html"
-    site_folds = wcxb.group_folds(sites, wcxb.FOLDS)
-    answers = {}
     # Each fold of sites with the models fitted without it: the block model
     # learns from trafilatura-dev's snippets too.
-    for fold in range(wcxb.FOLDS):
-        files = [str(folder / name) for name, f in zip(names, site_folds) if f == fold]
-        for forced in FORCED:
-            out = subprocess.run([pith, "extract", "--format", "json", "--diagnostics", "--with", "text", "--jobs",
-                                  "2", "--page-type", forced, "--model-fold", str(fold)] + files,
-                                 capture_output=True, check=False).stdout
-            for line in out.decode("utf-8", "replace").split("\n"):
-                if line.strip():
-                    answer = json.loads(line)
-                    answers.setdefault(Path(answer.get("file", "")).name, {})[forced] = answer
+    answers = {forced: wcxb.run_pith_trafilatura(pith, root, ["--page-type", forced]) for forced in FORCED}
     rows = []
     for name, site in zip(names, sites):
         note = annotations[name]
-        judge = ((answers[name]["article"].get("diagnostics") or {}).get("auto") or {}).get("judge")
+        judge = ((answers["article"][name].get("diagnostics") or {}).get("auto") or {}).get("judge")
         snippets = len(note.get("with") or []) + len(note.get("without") or [])
         scores = []
         for forced in FORCED:
-            found, _, stray = wcxb.snippets_found(answers[name][forced].get("text"), note)
+            found, _, stray = wcxb.snippets_found(answers[forced][name].get("text"), note)
             scores.append((found + len(note.get("without") or []) - stray) / max(snippets, 1))
         rows.append((name, "trafilatura", site, (judge or {}).get("features"), tuple(scores)))
     return rows

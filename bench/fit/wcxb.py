@@ -89,6 +89,26 @@ def run_pith(pith, root, pages, fold_of, extra=(), out_of_fold=True, jobs=2):
     return answers
 
 
+def run_pith_trafilatura(pith, root, extra=(), out_of_fold=True, jobs=2):
+    """{page name: pith's JSON answer} for every trafilatura-dev page, each fold
+    of its sites run with --model-fold FOLD (out_of_fold), as run_pith does
+    wcxb-dev's domains, or with the models fitted on every page."""
+    _, names, sites = trafilatura_pages(root)
+    folder = root / "trafilatura-dev" / "html"
+    folds = group_folds(sites, FOLDS) if out_of_fold else [None] * len(names)
+    answers = {}
+    for fold in sorted(set(folds), key=lambda f: -1 if f is None else f):
+        files = [str(folder / n) for n, f in zip(names, folds) if f == fold]
+        args = [pith, "extract", "--format", "json", "--diagnostics", "--with", "text", "--jobs", str(jobs)]
+        args += (["--model-fold", str(fold)] if fold is not None else []) + list(extra) + files
+        out = subprocess.run(args, capture_output=True, check=False).stdout
+        for line in out.decode("utf-8", "replace").split("\n"):
+            if line.strip():
+                answer = json.loads(line)
+                answers[Path(answer.get("file", "")).name] = answer
+    return answers
+
+
 def trafilatura_pages(root):
     """trafilatura-dev: its annotations, the names of the pages present, and
     each page's site (from the annotation's url, "kind::host-slug") for folds."""
