@@ -116,6 +116,9 @@ constexpr text::WordSet kContentWords{std::to_array<std::string_view>({
     "post", "question", "review", "story", "summary", "text", "thread",
 })};
 
+// Whole words of class and id that name customers' reviews (reviews.hpp).
+constexpr text::WordSet kReviewWords{std::to_array<std::string_view>({"review", "reviews"})};
+
 // A short line that announces what follows rather than saying something:
 // "Related articles:", or a paragraph that is one bold phrase.
 bool is_label_line(const Node* node) {
@@ -550,6 +553,10 @@ bool boilerplate_named(const Node* element, std::string_view names) {
 
 bool names_boilerplate(const Node* element) {
     return (element->has_attr("class") || element->has_attr("id")) && boilerplate_named(element, naming_words(element));
+}
+
+bool names_review(const Node* element) {
+    return (element->has_attr("class") || element->has_attr("id")) && has_word_from(naming_words(element), kReviewWords);
 }
 
 ElementNames element_names(const Node* element) {

@@ -10,6 +10,7 @@
 #include "rules/site_rule.hpp"
 #include "rules/xpath.hpp"
 #include "strategies/declared.hpp"
+#include "strategies/reviews.hpp"
 #include "strategies/run.hpp"
 #include "strategies/thread.hpp"
 
@@ -76,9 +77,14 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
         if (page.revealed > 0 && options.strategy == Strategy::automatic) {
             article.decision += "; the hidden element holding most of the page's text was taken as shown";
         }
-        if (options.strategy == Strategy::automatic && input.page_type == PageType::product && run.chosen &&
-            add_declared_description(*run.chosen, page.declarations.product_description)) {
-            article.decision += "; the product description its JSON-LD declares was added";
+        if (options.strategy == Strategy::automatic && input.page_type == PageType::product && run.chosen) {
+            if (const std::size_t removed = remove_customer_reviews(*run.chosen); removed > 0) {
+                article.decision += "; " + std::to_string(removed) + " customer review" + (removed == 1 ? "" : "s") +
+                                    " left out";
+            }
+            if (add_declared_description(*run.chosen, page.declarations.product_description)) {
+                article.decision += "; the product description its JSON-LD declares was added";
+            }
         }
         if (options.strategy == Strategy::automatic && input.page_type == PageType::forum && run.chosen) {
             if (const std::size_t removed = remove_repeated_quotes(*run.chosen); removed > 0) {

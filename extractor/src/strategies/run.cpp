@@ -5,9 +5,20 @@
 #include <iterator>
 
 #include "budget/budget.hpp"
+#include "dom/inner_text.hpp"
 #include "strategies/strategy.hpp"
 
 namespace pith::extract {
+
+std::size_t remove_from_article(Attempt& chosen, const std::vector<dom::Node*>& nodes) {
+    for (dom::Node* node : nodes) {
+        dom::detach(node);
+    }
+    if (!nodes.empty()) {
+        chosen.text_length = dom::inner_text_length(chosen.content);
+    }
+    return nodes.size();
+}
 
 namespace {
 

@@ -29,6 +29,11 @@ struct Attempt {
     double runner_up_ratio = 0.0;
 };
 
+// Detaches `nodes` (none inside another) from `chosen`'s article and
+// measures its text again: what a step that leaves parts of the chosen
+// article out ends with. Returns how many went.
+std::size_t remove_from_article(Attempt& chosen, const std::vector<dom::Node*>& nodes);
+
 // What a strategy (or auto) ends with.
 struct StrategyRun {
     std::optional<Attempt> chosen;

@@ -6,7 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "dom/inner_text.hpp"
 #include "dom/walk.hpp"
 #include "text/text.hpp"
 
@@ -95,13 +94,7 @@ std::size_t remove_repeated_quotes(Attempt& chosen) {
             }
         }
     }
-    for (Node* node : repeated) {
-        dom::detach(node);
-    }
-    if (!repeated.empty()) {
-        chosen.text_length = dom::inner_text_length(root);
-    }
-    return repeated.size();
+    return remove_from_article(chosen, repeated);
 }
 
 }  // namespace pith::extract

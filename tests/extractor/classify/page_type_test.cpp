@@ -196,6 +196,23 @@ TEST(PageType, AProductPageGetsTheDescriptionItsDomHidesOnce) {
     EXPECT_EQ(readability.text_content.find("Featherweight"), std::string::npos);
 }
 
+TEST(PageType, AProductPageLeavesItsCustomersReviewsOut) {
+    const std::string review = "Wore them for a fifty kilometre race over wet rock and they gripped the whole way.";
+    const std::string page = product_page(
+        "<section id=\"reviews\"><h2>Customer reviews</h2><div class=\"review\"><p>" + review + "</p></div>"
+        "<div class=\"review\"><p>Narrow for wide feet, but light and quick on the climbs.</p></div></section>");
+    ExtractOptions options;
+    options.page_type = PageType::product;
+    const Article product = extract(page, options);
+    ASSERT_EQ(product.status, Status::ok);
+    EXPECT_EQ(product.text_content.find(review), std::string::npos) << product.text_content;
+    EXPECT_NE(product.text_content.find("280 grams"), std::string::npos) << product.text_content;
+    EXPECT_NE(product.decision.find("1 customer review left out"), std::string::npos) << product.decision;
+    // Another kind of page keeps them: a review article's text is named so too.
+    options.page_type = PageType::article;
+    EXPECT_NE(extract(page, options).text_content.find(review), std::string::npos);
+}
+
 TEST(PageType, ARefusedPageHasNoType) {
     ExtractOptions options;
     options.budgets.max_input_bytes = 10;

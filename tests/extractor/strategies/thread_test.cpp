@@ -4,25 +4,22 @@
 
 #include <gtest/gtest.h>
 
+#include "article_attempt.hpp"
 #include "dom/inner_text.hpp"
-#include "parse_or_fail.hpp"
 #include "pith/extract.hpp"
 
 namespace pith::extract {
 namespace {
 
-using pith::test::parse_or_fail;
+using pith::test::article_attempt;
 
 const std::string kFirstPost = "The pump hums loudly at night and I cannot find where the noise comes from.";
 const std::string kElsewhere = "Pumps of this age often hum when the impeller wears; a new one costs little.";
 
 // An article holding the thread's posts, `replies` after the first post.
 Attempt thread(const std::string& replies) {
-    Attempt attempt{parse_or_fail("<div><div class=page><div class=post><p>" + kFirstPost + "</p></div>" + replies +
-                                  "</div></div>")};
-    attempt.content = attempt.doc.body()->first_element_child();
-    attempt.text_length = dom::inner_text_length(attempt.content);
-    return attempt;
+    return article_attempt("<div><div class=page><div class=post><p>" + kFirstPost + "</p></div>" + replies +
+                           "</div></div>");
 }
 
 TEST(Thread, AQuoteOfAPostTheThreadShowsIsLeftOut) {

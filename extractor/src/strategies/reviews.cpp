@@ -1,0 +1,62 @@
+#include "strategies/reviews.hpp"
+
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "strategies/boilerplate.hpp"
+#include "text/text.hpp"
+
+namespace pith::extract {
+
+namespace {
+
+using dom::Node;
+
+// schema.org's Review in microdata: itemprop="review" on the item, or an
+// itemtype of .../Review.
+bool is_review_item(const Node* element) {
+    if (text::has_token_ascii_ci(element->attr("itemprop"), "review")) {
+        return true;
+    }
+    const std::string_view type = element->attr("itemtype");
+    constexpr std::string_view kReview = "/review";
+    return type.size() >= kReview.size() && text::iequals_ascii(type.substr(type.size() - kReview.size()), kReview);
+}
+
+// The elements under `root` that hold an <h1>: each <h1>'s ancestors, walked
+// up until one already marked, so the whole costs one pass however deep.
+std::unordered_set<const Node*> headline_holders(const Node* root) {
+    std::unordered_set<const Node*> holders;
+    for (const Node* n = root; n != nullptr; n = dom::next_element(n, root)) {
+        if (n->is(dom::Tag::h1)) {
+            const Node* up = n;
+            while (up != nullptr && up != root && holders.insert(up).second) {
+                up = up->parent;
+            }
+        }
+    }
+    return holders;
+}
+
+}  // namespace
+
+std::size_t remove_customer_reviews(Attempt& chosen) {
+    if (chosen.content == nullptr) {
+        return 0;
+    }
+    std::vector<Node*> reviews;
+    Node* const root = chosen.content;
+    const std::unordered_set<const Node*> holders = headline_holders(root);
+    for (Node* n = dom::next_element(root, root); n != nullptr;) {
+        if ((is_review_item(n) || names_review(n)) && !holders.contains(n)) {
+            reviews.push_back(n);
+            n = dom::next_element(n, root, true);  // what is inside goes with it
+        } else {
+            n = dom::next_element(n, root);
+        }
+    }
+    return remove_from_article(chosen, reviews);
+}
+
+}  // namespace pith::extract
