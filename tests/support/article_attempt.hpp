@@ -1,5 +1,5 @@
 // An article as a strategy ends with it, for the tests of the steps that
-// finish one (strategies/thread.hpp, strategies/reviews.hpp): `html`'s body's
+// finish one (strategies/thread.hpp, strategies/left_out.hpp): `html`'s body's
 // first element is the article, as a pass leaves it (a <div> holding the
 // page's <div>).
 #pragma once

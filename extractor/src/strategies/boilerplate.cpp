@@ -116,8 +116,10 @@ constexpr text::WordSet kContentWords{std::to_array<std::string_view>({
     "post", "question", "review", "story", "summary", "text", "thread",
 })};
 
-// Whole words of class and id that name customers' reviews (reviews.hpp).
+// Whole words of class and id that name customers' reviews and posts'
+// signatures (left_out.hpp).
 constexpr text::WordSet kReviewWords{std::to_array<std::string_view>({"review", "reviews"})};
+constexpr text::WordSet kSignatureWords{std::to_array<std::string_view>({"sig", "signature", "signatures"})};
 
 // A short line that announces what follows rather than saying something:
 // "Related articles:", or a paragraph that is one bold phrase.
@@ -557,6 +559,11 @@ bool names_boilerplate(const Node* element) {
 
 bool names_review(const Node* element) {
     return (element->has_attr("class") || element->has_attr("id")) && has_word_from(naming_words(element), kReviewWords);
+}
+
+bool names_signature(const Node* element) {
+    return (element->has_attr("class") || element->has_attr("id")) &&
+           has_word_from(naming_words(element), kSignatureWords);
 }
 
 ElementNames element_names(const Node* element) {

@@ -38,6 +38,9 @@ std::vector<RemovedBlock> remove_boilerplate(dom::Node* article, bool links = tr
 // Whether the element's class or id names a review ("review", "reviews" as a
 // whole word: "product-reviews", not "preview" or "has-reviews").
 [[nodiscard]] bool names_review(const dom::Node* element);
+
+// Whether the element's class or id names a signature ("signature", "sig").
+[[nodiscard]] bool names_signature(const dom::Node* element);
 // What the element's class and id name, read once: boilerplate (as
 // names_boilerplate), a page's chrome (pagination, filters, cookie banners,
 // share bars, sidebars, ads), or what holds content (content, post, entry,

@@ -10,7 +10,7 @@
 #include "rules/site_rule.hpp"
 #include "rules/xpath.hpp"
 #include "strategies/declared.hpp"
-#include "strategies/reviews.hpp"
+#include "strategies/left_out.hpp"
 #include "strategies/run.hpp"
 #include "strategies/thread.hpp"
 
@@ -90,6 +90,10 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
             if (const std::size_t removed = remove_repeated_quotes(*run.chosen); removed > 0) {
                 article.decision += "; " + std::to_string(removed) + (removed == 1 ? " quote" : " quotes") +
                                     " of posts the thread shows in full left out";
+            }
+            if (const std::size_t removed = remove_signatures(*run.chosen); removed > 0) {
+                article.decision += "; " + std::to_string(removed) + " signature" + (removed == 1 ? "" : "s") +
+                                    " left out";
             }
         }
         if (applied) {

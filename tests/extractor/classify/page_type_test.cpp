@@ -44,14 +44,15 @@ TEST(PageTypeFeatures, TheWalkMeasuresTheBodysTextAsInnerTextLength) {
     }
 }
 
-std::string forum_thread() {
+// A thread of eleven replies, each ending with `signature`.
+std::string forum_thread(const std::string& signature = "") {
     std::string posts;
     for (int i = 1; i <= 11; ++i) {
         posts += "<div class=\"post\"><div class=\"author\"><img class=\"avatar\" src=\"a.png\"><a href=\"/u/" +
                  std::to_string(i) + "\">user" + std::to_string(i) + "</a></div><div class=\"message\"><p>Reply number " +
                  std::to_string(i) +
-                 ": I tried the setting you mentioned and it worked for me on the second attempt, thanks.</p></div>"
-                 "<a class=\"reply\" href=\"#\">Reply</a></div>";
+                 ": I tried the setting you mentioned and it worked for me on the second attempt, thanks.</p></div>" +
+                 signature + "<a class=\"reply\" href=\"#\">Reply</a></div>";
     }
     return "<html><head><title>Thread</title><link rel=\"canonical\" "
            "href=\"https://example.org/forum/thread/123-settings-question\"></head><body><nav><a "
@@ -123,6 +124,19 @@ TEST(PageType, AThreadIsAForumAndAutoKeepsEveryPost) {
         EXPECT_NE(article.text_content.find("Reply number " + std::to_string(i) + ":"), std::string::npos) << i;
     }
     EXPECT_EQ(article.text_content.find("Forum software"), std::string::npos);
+}
+
+TEST(PageType, AForumThreadLeavesItsPostersSignaturesOut) {
+    ExtractOptions options;
+    options.page_type = PageType::forum;
+    const Article article = extract(
+        forum_thread("<div class=\"signature\">Running the beta build on three machines since spring</div>"), options);
+    ASSERT_EQ(article.status, Status::ok);
+    EXPECT_EQ(article.text_content.find("Running the beta build"), std::string::npos) << article.text_content;
+    for (int i = 1; i <= 11; ++i) {
+        EXPECT_NE(article.text_content.find("Reply number " + std::to_string(i) + ":"), std::string::npos) << i;
+    }
+    EXPECT_NE(article.decision.find("11 signatures left out"), std::string::npos) << article.decision;
 }
 
 TEST(PageType, AListingForcedAsSuchKeepsEveryCardWithItsTitle) {

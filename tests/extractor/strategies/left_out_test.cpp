@@ -1,4 +1,4 @@
-#include "strategies/reviews.hpp"
+#include "strategies/left_out.hpp"
 
 #include <string>
 
@@ -94,6 +94,29 @@ TEST(CustomerReviews, DeeplyNestedReviewsCostOneWalk) {
     EXPECT_EQ(remove_customer_reviews(kept), 1U);
     EXPECT_TRUE(holds(kept, "Second shelf"));
     EXPECT_FALSE(holds(kept, kReview));
+}
+
+// A thread's article: two posts, each with `signature` after its text.
+Attempt thread_with(const std::string& signature) {
+    return article_attempt("<div><div class=page><h1>Pump hums at night</h1><div class=post><p>The pump hums loudly "
+                           "at night.</p>" + signature + "</div><div class=post><p>Check the impeller first.</p>" +
+                           signature + "</div></div></div>");
+}
+
+TEST(Signatures, EveryPostsSignatureGoesAndThePostsStay) {
+    Attempt attempt = thread_with("<div class=\"message-signature\"><p>Tools: lathe, mill, patience</p></div>");
+    EXPECT_EQ(remove_signatures(attempt), 2U);
+    EXPECT_FALSE(holds(attempt, "Tools: lathe"));
+    EXPECT_TRUE(holds(attempt, "The pump hums loudly at night."));
+    EXPECT_TRUE(holds(attempt, "Check the impeller first."));
+    EXPECT_EQ(attempt.text_length, dom::inner_text_length(attempt.content));
+}
+
+TEST(Signatures, OtherNamesThatHoldTheWordStay) {
+    // "signed" and "design" are other words; a signature-less thread keeps all.
+    Attempt attempt = thread_with("<div class=\"signed-in design\"><p>Posted from the shop</p></div>");
+    EXPECT_EQ(remove_signatures(attempt), 0U);
+    EXPECT_TRUE(holds(attempt, "Posted from the shop"));
 }
 
 }  // namespace

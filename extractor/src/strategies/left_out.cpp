@@ -1,4 +1,4 @@
-#include "strategies/reviews.hpp"
+#include "strategies/left_out.hpp"
 
 #include <string_view>
 #include <unordered_set>
@@ -39,24 +39,35 @@ std::unordered_set<const Node*> headline_holders(const Node* root) {
     return holders;
 }
 
-}  // namespace
-
-std::size_t remove_customer_reviews(Attempt& chosen) {
+// Removes the outermost elements under `chosen`'s article that `is_part`
+// takes, except those holding an <h1>, in one walk.
+template <typename IsPart>
+std::size_t remove_parts(Attempt& chosen, IsPart&& is_part) {
     if (chosen.content == nullptr) {
         return 0;
     }
-    std::vector<Node*> reviews;
+    std::vector<Node*> parts;
     Node* const root = chosen.content;
     const std::unordered_set<const Node*> holders = headline_holders(root);
     for (Node* n = dom::next_element(root, root); n != nullptr;) {
-        if ((is_review_item(n) || names_review(n)) && !holders.contains(n)) {
-            reviews.push_back(n);
+        if (is_part(n) && !holders.contains(n)) {
+            parts.push_back(n);
             n = dom::next_element(n, root, true);  // what is inside goes with it
         } else {
             n = dom::next_element(n, root);
         }
     }
-    return remove_from_article(chosen, reviews);
+    return remove_from_article(chosen, parts);
+}
+
+}  // namespace
+
+std::size_t remove_customer_reviews(Attempt& chosen) {
+    return remove_parts(chosen, [](const Node* n) { return is_review_item(n) || names_review(n); });
+}
+
+std::size_t remove_signatures(Attempt& chosen) {
+    return remove_parts(chosen, [](const Node* n) { return names_signature(n); });
 }
 
 }  // namespace pith::extract
