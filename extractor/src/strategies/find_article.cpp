@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
+#include <string_view>
 
 #include "dom/inner_text.hpp"
 #include "page/page.hpp"
@@ -17,6 +18,14 @@
 namespace pith::extract {
 
 namespace {
+
+// "; 1 signature left out", "; 3 signatures left out": what auto's decision
+// says of a finishing step that removed `count` of `what`; nothing for none.
+std::string left_out(std::size_t count, std::string_view what, std::string_view what_plural) {
+    return count == 0 ? std::string()
+                      : "; " + std::to_string(count) + " " + std::string(count == 1 ? what : what_plural) +
+                            " left out";
+}
 
 // The article a site rule's body selected: the selected elements, copied in
 // document order into a document of their own, cleaned as Readability cleans
@@ -78,23 +87,15 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
             article.decision += "; the hidden element holding most of the page's text was taken as shown";
         }
         if (options.strategy == Strategy::automatic && input.page_type == PageType::product && run.chosen) {
-            if (const std::size_t removed = remove_customer_reviews(*run.chosen); removed > 0) {
-                article.decision += "; " + std::to_string(removed) + " customer review" + (removed == 1 ? "" : "s") +
-                                    " left out";
-            }
+            article.decision += left_out(remove_customer_reviews(*run.chosen), "customer review", "customer reviews");
             if (add_declared_description(*run.chosen, page.declarations.product_description)) {
                 article.decision += "; the product description its JSON-LD declares was added";
             }
         }
         if (options.strategy == Strategy::automatic && input.page_type == PageType::forum && run.chosen) {
-            if (const std::size_t removed = remove_repeated_quotes(*run.chosen); removed > 0) {
-                article.decision += "; " + std::to_string(removed) + (removed == 1 ? " quote" : " quotes") +
-                                    " of posts the thread shows in full left out";
-            }
-            if (const std::size_t removed = remove_signatures(*run.chosen); removed > 0) {
-                article.decision += "; " + std::to_string(removed) + " signature" + (removed == 1 ? "" : "s") +
-                                    " left out";
-            }
+            article.decision += left_out(remove_repeated_quotes(*run.chosen), "quote of posts the thread shows in full",
+                                         "quotes of posts the thread shows in full");
+            article.decision += left_out(remove_signatures(*run.chosen), "signature", "signatures");
         }
         if (applied) {
             article.rule->outcome = rule->body.empty() ? "no_body" : "fell_back";

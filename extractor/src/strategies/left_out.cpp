@@ -24,23 +24,32 @@ bool is_review_item(const Node* element) {
     return type.size() >= kReview.size() && text::iequals_ascii(type.substr(type.size() - kReview.size()), kReview);
 }
 
-// The elements under `root` that hold an <h1>: each <h1>'s ancestors, walked
-// up until one already marked, so the whole costs one pass however deep.
-std::unordered_set<const Node*> headline_holders(const Node* root) {
+// The elements under `root` that hold the page's headline (an <h1>) or the
+// article's first text: what is named a review or a signature there wraps
+// the page rather than following it (a product comes before its reviews, a
+// post before its signature). Each one's ancestors are walked up until one
+// already marked, so the whole costs one pass however deep.
+std::unordered_set<const Node*> opening_holders(const Node* root) {
     std::unordered_set<const Node*> holders;
-    for (const Node* n = root; n != nullptr; n = dom::next_element(n, root)) {
+    const auto mark = [&](const Node* from) {
+        for (const Node* up = from; up != nullptr && up != root && holders.insert(up).second;) {
+            up = up->parent;
+        }
+    };
+    bool seen_text = false;
+    for (const Node* n = root; n != nullptr; n = dom::next_node(n, root)) {
         if (n->is(dom::Tag::h1)) {
-            const Node* up = n;
-            while (up != nullptr && up != root && holders.insert(up).second) {
-                up = up->parent;
-            }
+            mark(n);
+        } else if (!seen_text && n->is_text() && !text::is_blank(n->data)) {
+            seen_text = true;
+            mark(n);
         }
     }
     return holders;
 }
 
 // Removes the outermost elements under `chosen`'s article that `is_part`
-// takes, except those holding an <h1>, in one walk.
+// takes, except opening_holders(), in one walk.
 template <typename IsPart>
 std::size_t remove_parts(Attempt& chosen, IsPart&& is_part) {
     if (chosen.content == nullptr) {
@@ -48,7 +57,7 @@ std::size_t remove_parts(Attempt& chosen, IsPart&& is_part) {
     }
     std::vector<Node*> parts;
     Node* const root = chosen.content;
-    const std::unordered_set<const Node*> holders = headline_holders(root);
+    const std::unordered_set<const Node*> holders = opening_holders(root);
     for (Node* n = dom::next_element(root, root); n != nullptr;) {
         if (is_part(n) && !holders.contains(n)) {
             parts.push_back(n);

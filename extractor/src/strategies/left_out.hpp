@@ -23,7 +23,8 @@ std::size_t remove_customer_reviews(Attempt& chosen);
 // posts without them). Returns how many went.
 std::size_t remove_signatures(Attempt& chosen);
 
-// Neither removes an element that holds an <h1>: a wrapper that happens to
-// carry such a name keeps the page's headline and what comes with it.
+// Neither removes an element that holds the page's headline (an <h1>) or the
+// article's first text: a wrapper that happens to carry such a name keeps
+// the page and what comes with it.
 
 }  // namespace pith::extract

@@ -68,6 +68,16 @@ TEST(CustomerReviews, AWrapperHoldingTheHeadlineStays) {
     EXPECT_FALSE(holds(attempt, kReview));
 }
 
+TEST(CustomerReviews, AWrapperHoldingTheArticlesOpeningStays) {
+    // No headline in the article: the element holding its first text wraps
+    // the product, whatever its class says.
+    Attempt attempt = article_attempt("<div><div class=\"product reviews-enabled\"><p>" + kDescription +
+                                      "</p><ul class=reviews><li>" + kReview + "</li></ul></div></div>");
+    EXPECT_EQ(remove_customer_reviews(attempt), 1U);
+    EXPECT_TRUE(holds(attempt, kDescription));
+    EXPECT_FALSE(holds(attempt, kReview));
+}
+
 // `depth` elements of class review, each inside the last, around `inside`.
 std::string nested_reviews(int depth, const std::string& inside) {
     std::string nested;
