@@ -35,9 +35,7 @@ Needs Debian's python3-numpy and python3-matplotlib.
 
 import argparse
 import html.parser
-import json
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -138,15 +136,7 @@ def text_of(markup):
 
 def extract(pith, strategy, files, fold=None):
     """{path: answer} for `files`, with the models fitted without `fold`."""
-    args = [pith, "extract", "--format", "json", "--diagnostics", "--with", "text", "--jobs", "2",
-            "--strategy", strategy]
-    args += ["--model-fold", str(fold)] if fold is not None else []
-    out = subprocess.run(args + [str(f) for f in files], capture_output=True, check=False).stdout
-    answers = {}
-    for line in out.decode("utf-8", "replace").split("\n"):
-        if line.strip():
-            answer = json.loads(line)
-            answers[answer.get("file")] = answer
+    answers = {answer.get("file"): answer for answer in wcxb.extract_fold(pith, files, fold, ["--strategy", strategy])}
     if len(answers) != len(files):
         sys.exit(f"fit_confidence.py: pith answered {len(answers)} of {len(files)} pages ({strategy})")
     return answers

@@ -66,6 +66,15 @@ def page_html(root, key):
     return gzip.open(root / corpus.WCXB / "html" / f"{key}.html.gz").read()
 
 
+def extract_fold(pith, files, fold, extra=(), jobs=2):
+    """[pith's JSON answer] for `files`, with the models fitted without `fold`
+    (None: the models fitted on every page), text and diagnostics included."""
+    args = [pith, "extract", "--format", "json", "--diagnostics", "--with", "text", "--jobs", str(jobs)]
+    args += (["--model-fold", str(fold)] if fold is not None else []) + list(extra) + [str(f) for f in files]
+    out = subprocess.run(args, capture_output=True, check=False).stdout
+    return [json.loads(line) for line in out.decode("utf-8", "replace").split("\n") if line.strip()]
+
+
 def run_pith(pith, root, pages, fold_of, extra=(), out_of_fold=True, jobs=2):
     """{key: pith's JSON answer} for every page, each fold's pages run with
     --model-fold FOLD (out_of_fold) or with the models fitted on every page."""
@@ -76,16 +85,10 @@ def run_pith(pith, root, pages, fold_of, extra=(), out_of_fold=True, jobs=2):
             path = Path(tmp) / f"{key}.html"
             path.write_bytes(page_html(root, key))
             paths[key] = path
-        groups = range(FOLDS) if out_of_fold else [None]
-        for fold in groups:
-            files = [str(paths[key]) for (key, *_), f in zip(pages, fold_of) if fold is None or f == fold]
-            args = [pith, "extract", "--format", "json", "--diagnostics", "--with", "text", "--jobs", str(jobs)]
-            args += (["--model-fold", str(fold)] if fold is not None else []) + list(extra) + files
-            out = subprocess.run(args, capture_output=True, check=False).stdout
-            for line in out.decode("utf-8", "replace").split("\n"):
-                if line.strip():
-                    answer = json.loads(line)
-                    answers[Path(answer.get("file", "")).stem] = answer
+        for fold in range(FOLDS) if out_of_fold else [None]:
+            files = [paths[key] for (key, *_), f in zip(pages, fold_of) if fold is None or f == fold]
+            for answer in extract_fold(pith, files, fold, extra, jobs):
+                answers[Path(answer.get("file", "")).stem] = answer
     return answers
 
 
@@ -98,14 +101,9 @@ def run_pith_trafilatura(pith, root, extra=(), out_of_fold=True, jobs=2):
     folds = group_folds(sites, FOLDS) if out_of_fold else [None] * len(names)
     answers = {}
     for fold in sorted(set(folds), key=lambda f: -1 if f is None else f):
-        files = [str(folder / n) for n, f in zip(names, folds) if f == fold]
-        args = [pith, "extract", "--format", "json", "--diagnostics", "--with", "text", "--jobs", str(jobs)]
-        args += (["--model-fold", str(fold)] if fold is not None else []) + list(extra) + files
-        out = subprocess.run(args, capture_output=True, check=False).stdout
-        for line in out.decode("utf-8", "replace").split("\n"):
-            if line.strip():
-                answer = json.loads(line)
-                answers[Path(answer.get("file", "")).name] = answer
+        files = [folder / n for n, f in zip(names, folds) if f == fold]
+        for answer in extract_fold(pith, files, fold, extra, jobs):
+            answers[Path(answer.get("file", "")).name] = answer
     return answers
 
 

@@ -557,14 +557,19 @@ bool names_boilerplate(const Node* element) {
     return (element->has_attr("class") || element->has_attr("id")) && boilerplate_named(element, naming_words(element));
 }
 
-bool names_review(const Node* element) {
-    return (element->has_attr("class") || element->has_attr("id")) && has_word_from(naming_words(element), kReviewWords);
+namespace {
+
+// Whether the element's class or id holds one of `words` as a whole word.
+template <std::size_t N>
+bool named_by(const Node* element, const text::WordSet<N>& words) {
+    return (element->has_attr("class") || element->has_attr("id")) && has_word_from(naming_words(element), words);
 }
 
-bool names_signature(const Node* element) {
-    return (element->has_attr("class") || element->has_attr("id")) &&
-           has_word_from(naming_words(element), kSignatureWords);
-}
+}  // namespace
+
+bool names_review(const Node* element) { return named_by(element, kReviewWords); }
+
+bool names_signature(const Node* element) { return named_by(element, kSignatureWords); }
 
 ElementNames element_names(const Node* element) {
     ElementNames out;
