@@ -11,7 +11,8 @@ region is than the article's; auto returns the candidate predicted best.
 
 The examples come from pith itself: each page is extracted three times, with
 the candidate forced by the page type (`--page-type article`, `listing` for
-the pruned region, `product` for the cleaned one), each fold of wcxb-dev's
+the pruned region, `product` for the cleaned one), and the repeated passages
+auto leaves out of any answer kept (`--keep-repeated`), each fold of wcxb-dev's
 domains with the page-type model fitted without it, so the probabilities the
 judge learns from are out of fold too. trafilatura-dev's pages add examples
 whose score is the share of their snippets a candidate gets right; they keep
@@ -48,11 +49,15 @@ MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "judge_model.inc"
 # judge learns that candidate as auto returns it on a product page.)
 PARAMS = dict(objective="squared", rounds=150, max_depth=2, learning_rate=0.1, reg_lambda=1.0, min_child_weight=3.0)
 FORCED = ["article", "listing", "product"]  # the page types that force each candidate
+# Each candidate is scored as it comes before auto leaves repeated passages out:
+# that step follows the choice and treats every candidate alike, and scored
+# after it, the judge's examples (and so the fit) moved with each change to it.
+UNFINISHED = ["--keep-repeated"]
 
 
 def examples(pith, root, pages, fold_of):
     """[(key, kind, fold, features, (F1 of article, region, cleaned region))]"""
-    answers = [wcxb.run_pith(pith, root, pages, fold_of, ["--page-type", forced]) for forced in FORCED]
+    answers = [wcxb.run_pith(pith, root, pages, fold_of, ["--page-type", forced] + UNFINISHED) for forced in FORCED]
     rows = []
     for (key, kind, _, truth), fold in zip(pages, fold_of):
         judge = ((answers[0].get(key) or {}).get("diagnostics") or {}).get("auto") or {}
@@ -69,7 +74,8 @@ def trafilatura_examples(pith, root):
     annotations, names, sites = wcxb.trafilatura_pages(root)
     # Each fold of sites with the models fitted without it: the block model
     # learns from trafilatura-dev's snippets too.
-    answers = {forced: wcxb.run_pith_trafilatura(pith, root, ["--page-type", forced]) for forced in FORCED}
+    answers = {forced: wcxb.run_pith_trafilatura(pith, root, ["--page-type", forced] + UNFINISHED)
+               for forced in FORCED}
     rows = []
     for name, site in zip(names, sites):
         note = annotations[name]

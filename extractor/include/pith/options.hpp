@@ -223,6 +223,11 @@ struct ExtractOptions {
     // strategy but readability). On by default: the fitted models are fitted
     // on the pages it reveals.
     bool reveal_hidden = true;
+    // auto leaves out the later copies of a passage a page shows twice or
+    // three times (strategies/left_out.hpp): a responsive page's second
+    // layout, a teaser above its full text. With this, they stay, as the page
+    // has them (auto's judge is fitted on its candidates so).
+    bool keep_repeated = false;
     // Site rules (pith/rules.hpp): the rule for the host of input.url applies,
     // or `rule` when given (a request's own). Both outlive the call.
     const rules::RuleSet* rules = nullptr;

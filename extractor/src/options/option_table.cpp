@@ -258,6 +258,9 @@ constexpr OptionRow kRows[] = {
                                     "(content a script reveals); not for readability"),
     bool_row<&E::render, &RenderOptions::keep_classes>("keep_classes", "output",
                                                        "keep class attributes in the article HTML"),
+    top_bool_row<&E::keep_repeated>("keep_repeated", "output",
+                                    "auto: keep the later copies of a passage the page shows two or three times "
+                                    "(by default they are left out)"),
     integer_row<&E::pages, &PageOptions::max_pages>(
         "max_pages", "integer", "pages",
         "read an article split over pages from up to this many, following its next-page links (URL "

@@ -97,6 +97,9 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
                                          "quotes of posts the thread shows in full");
             article.decision += left_out(remove_signatures(*run.chosen), "signature", "signatures");
         }
+        if (options.strategy == Strategy::automatic && !options.keep_repeated && run.chosen) {
+            article.decision += left_out(remove_repeated_blocks(*run.chosen), "repeated block", "repeated blocks");
+        }
         if (applied) {
             article.rule->outcome = rule->body.empty() ? "no_body" : "fell_back";
         }

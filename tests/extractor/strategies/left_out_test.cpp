@@ -129,5 +129,118 @@ TEST(Signatures, OtherNamesThatHoldTheWordStay) {
     EXPECT_TRUE(holds(attempt, "Posted from the shop"));
 }
 
+const std::string kFeature = "Bamboo fibre keeps the wearer cool through a summer's hottest afternoons.";
+const std::string kReturns = "Returns are free within thirty days of delivery, unworn and with tags.";
+
+std::size_t count_of(const std::string& text, const std::string& part) {
+    std::size_t count = 0;
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        ++count;
+    }
+    return count;
+}
+
+TEST(RepeatedBlocks, APassageShownAgainElsewhereGoes) {
+    // A responsive page's narrow-screen copy of two paragraphs, after the wide
+    // one: the copy differs in case and white space only.
+    Attempt attempt = article_attempt("<div><div class=wide><h2>Why bamboo</h2><p>" + kFeature + "</p><p>" + kReturns +
+                                      "</p></div><div class=narrow><p>  BAMBOO fibre keeps the wearer\ncool through "
+                                      "a summer's hottest afternoons. </p><p>" + kReturns + "</p></div></div>");
+    EXPECT_EQ(remove_repeated_blocks(attempt), 2U);
+    EXPECT_TRUE(holds(attempt, kFeature));
+    EXPECT_FALSE(holds(attempt, "BAMBOO"));
+    EXPECT_EQ(count_of(dom::inner_text(attempt.content), kReturns), 1U);
+    EXPECT_EQ(attempt.text_length, dom::inner_text_length(attempt.content));
+}
+
+TEST(RepeatedBlocks, ThreeCopiesGoToOneAndFourStay) {
+    // Three copies are the page repeating itself; lines in four cards or more
+    // are a part of each.
+    const auto cards = [](int count) {
+        std::string html = "<div><div class=grid>";
+        for (int i = 0; i < count; ++i) {
+            html += "<div class=card><h3>Plan " + std::to_string(i) + "</h3><p>" + kFeature + "</p><p>" + kReturns +
+                    "</p></div>";
+        }
+        return html + "</div></div>";
+    };
+    Attempt three = article_attempt(cards(3));
+    EXPECT_EQ(remove_repeated_blocks(three), 4U);
+    EXPECT_EQ(count_of(dom::inner_text(three.content), kFeature), 1U);
+    Attempt four = article_attempt(cards(4));
+    EXPECT_EQ(remove_repeated_blocks(four), 0U);
+}
+
+TEST(RepeatedBlocks, TheAuthorsOwnRepetitionStays) {
+    // One paragraph that ends two sections, and copies beside the first under
+    // the same parent, are written so.
+    Attempt refrain = article_attempt("<div><div><section><h2>Cotton</h2><p>Cotton breathes.</p><p>" + kReturns +
+                                      "</p></section><section><h2>Bamboo</h2><p>" + kFeature + "</p><p>" + kReturns +
+                                      "</p></section></div></div>");
+    EXPECT_EQ(remove_repeated_blocks(refrain), 0U);
+    Attempt beside = article_attempt("<div><div><p>" + kFeature + "</p><p>" + kReturns + "</p><p>" + kFeature +
+                                     "</p><p>" + kReturns + "</p></div></div>");
+    EXPECT_EQ(remove_repeated_blocks(beside), 0U);
+}
+
+TEST(RepeatedBlocks, ShortBlocksCodeAndBlocksAroundOthersStay) {
+    // "Read more" repeats without the page repeating itself, and code repeats
+    // its lines.
+    const std::string code = "for (auto& row : table) { total += row.amount_in_cents; }";
+    Attempt attempt = article_attempt("<div><div><div><p>Read more</p><pre>" + code + "\n" + code + "</pre></div>"
+                                      "<div><p>Read more</p><pre>" + code + "</pre></div></div></div>");
+    EXPECT_EQ(remove_repeated_blocks(attempt), 0U);
+    // An element whose own text is a copy but which holds another block would
+    // take that block with it: it stays, and the copy inside it goes.
+    Attempt around = article_attempt("<div><div><div><p>" + kFeature + "</p><p>" + kReturns + "</p></div><div>" +
+                                     kFeature + "<p>" + kReturns + "</p></div></div></div>");
+    EXPECT_EQ(remove_repeated_blocks(around), 1U);
+    EXPECT_EQ(count_of(dom::inner_text(around.content), kFeature), 2U);
+    EXPECT_EQ(count_of(dom::inner_text(around.content), kReturns), 1U);
+}
+
+TEST(RepeatedBlocks, DeeplyNestedBlocksCostOneWalk) {
+    constexpr int kDepth = 5000;
+    const auto nested = [&](const std::string& each, const std::string& deepest) {
+        std::string html = "<div><div>";
+        for (int i = 0; i < kDepth; ++i) {
+            html += "<div>" + each;
+        }
+        html += deepest;
+        for (int i = 0; i < kDepth; ++i) {
+            html += "</div>";
+        }
+        return html + "</div></div>";
+    };
+    // 5,001 copies: a part of each level, none goes.
+    Attempt many = article_attempt(nested("<p>" + kFeature + "</p>", "<p>" + kFeature + "</p>"));
+    EXPECT_EQ(remove_repeated_blocks(many), 0U);
+    // A passage shown twice at the bottom: its second copy goes.
+    const std::string passage = "<p>" + kFeature + "</p><p>" + kReturns + "</p>";
+    Attempt deep = article_attempt(nested("", "<div>" + passage + "</div><div>" + passage + "</div>"));
+    EXPECT_EQ(remove_repeated_blocks(deep), 2U);
+    EXPECT_TRUE(holds(deep, kFeature));
+}
+
+TEST(RepeatedBlocks, AutoGivesAPassageOnceUnlessAskedAndReadabilityAsThePageHasIt) {
+    std::string page = "<html><head><title>Bamboo shirts</title></head><body><article><h1>Bamboo shirts</h1><div>";
+    for (int i = 0; i < 4; ++i) {
+        page += "<p>Paragraph " + std::to_string(i) + " of the story: the mill spins the fibre, the weaver sets the "
+                "loom, and the shirt is cut, sewn and pressed before it is folded for the shop.</p>";
+    }
+    page += "<p>" + kFeature + "</p><p>" + kReturns + "</p></div><div><p>" + kFeature + "</p><p>" + kReturns +
+            "</p></div></article></body></html>";
+    const Article automatic = extract(page, ExtractOptions{});
+    ASSERT_EQ(automatic.status, Status::ok);
+    EXPECT_EQ(count_of(automatic.text_content, kFeature), 1U) << automatic.text_content;
+    EXPECT_NE(automatic.decision.find("2 repeated blocks left out"), std::string::npos) << automatic.decision;
+    ExtractOptions options;
+    options.keep_repeated = true;
+    EXPECT_EQ(count_of(extract(page, options).text_content, kFeature), 2U);
+    options.keep_repeated = false;
+    options.strategy = Strategy::readability;
+    EXPECT_EQ(count_of(extract(page, options).text_content, kFeature), 2U);
+}
+
 }  // namespace
 }  // namespace pith::extract
