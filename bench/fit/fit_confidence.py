@@ -59,10 +59,9 @@ BINS = 10
 # are: with auto's margin of 0.12 x p_article, the agreed and disputed pages of
 # confidence_test.cpp were 0.159, 0.112, 0.098 and 0.071 apart after 30, 40, 50
 # and 60 rounds, while auto's AUROC went 0.878, 0.883, 0.885, 0.886 and its
-# routing 0.412, 0.426, 0.412, 0.412. Once auto left repeated passages out
-# (answers better on 15 pages under F1 0.5, most of them among the least
-# sure), 40 rounds routed 0.464 and the test's pages were 0.099 apart; 35
-# rounds: 0.432 and 0.117 (AUROC 0.878).
+# routing 0.412, 0.426, 0.412, 0.412. Once auto left repeated passages out,
+# 40 rounds routed 0.464 and the test's pages were 0.099 apart; 35 rounds:
+# 0.432 and 0.117 (AUROC 0.878).
 PARAMS = dict(rounds=35, max_depth=3, learning_rate=0.1, reg_lambda=1.0, min_child_weight=5.0)
 # How much of each strategy's article the other holds (agreement, the smaller
 # share, and coverage, the larger) enters each model as one straight term,
