@@ -9,12 +9,11 @@
 #include "dom/inner_text.hpp"
 #include "dom/walk.hpp"
 #include "page/predicates.hpp"
+#include "text/text.hpp"
 
 namespace pith::extract {
 
 namespace {
-
-bool is_ascii_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
 // A line as content_shape() reads it: the words of one block, hashed as
 // their bytes with single spaces between them (FNV-1a).
@@ -27,7 +26,7 @@ struct Line {
 
     void add(std::string_view text) noexcept {
         for (const char c : text) {
-            if (is_ascii_space(c)) {
+            if (text::is_html_space(c)) {
                 in_word = false;
                 continue;
             }

@@ -19,10 +19,6 @@ namespace {
 
 constexpr std::size_t npos = std::string_view::npos;
 
-bool is_space(char c) noexcept {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
 bool is_alpha(char c) noexcept {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
@@ -33,7 +29,7 @@ char lower(char c) noexcept {
 
 // Ends a tag name in an end tag that closes raw text ("appropriate end tag").
 bool is_name_end(char c) noexcept {
-    return is_space(c) || c == '/' || c == '>';
+    return text::is_html_space(c) || c == '/' || c == '>';
 }
 
 bool equals_lower(std::string_view text, std::size_t at, std::string_view lowercase) noexcept {
@@ -164,7 +160,7 @@ TagScan scan_tag(std::string_view html, std::size_t at, bool want_type) noexcept
     TagScan tag;
     const std::size_t n = html.size();
     while (at < n) {
-        while (at < n && (is_space(html[at]) || html[at] == '/')) {
+        while (at < n && (text::is_html_space(html[at]) || html[at] == '/')) {
             ++at;
         }
         if (at >= n) {
@@ -179,18 +175,18 @@ TagScan scan_tag(std::string_view html, std::size_t at, bool want_type) noexcept
         const std::size_t name_start = at;
         ++tag.attributes;
         ++at;
-        while (at < n && !is_space(html[at]) && html[at] != '/' && html[at] != '>' && html[at] != '=') {
+        while (at < n && !text::is_html_space(html[at]) && html[at] != '/' && html[at] != '>' && html[at] != '=') {
             ++at;
         }
         const std::size_t name_end = at;
-        while (at < n && is_space(html[at])) {
+        while (at < n && text::is_html_space(html[at])) {
             ++at;
         }
         if (at >= n || html[at] != '=') {
             continue;  // no value
         }
         ++at;
-        while (at < n && is_space(html[at])) {
+        while (at < n && text::is_html_space(html[at])) {
             ++at;
         }
         if (at >= n) {
@@ -209,7 +205,7 @@ TagScan scan_tag(std::string_view html, std::size_t at, bool want_type) noexcept
             tag.end = at;  // "name=>": an empty value, then the tag ends
             return tag;
         } else {
-            while (at < n && !is_space(html[at]) && html[at] != '>') {
+            while (at < n && !text::is_html_space(html[at]) && html[at] != '>') {
                 ++at;
             }
             value_end = at;
@@ -217,10 +213,10 @@ TagScan scan_tag(std::string_view html, std::size_t at, bool want_type) noexcept
         if (want_type && name_end - name_start == 4 && equals_lower(html, name_start, "type")) {
             std::size_t b = value_start;
             std::size_t e = value_end;
-            while (b < e && is_space(html[b])) {
+            while (b < e && text::is_html_space(html[b])) {
                 ++b;
             }
-            while (e > b && is_space(html[e - 1])) {
+            while (e > b && text::is_html_space(html[e - 1])) {
                 --e;
             }
             // A value with character references ("application&#x2F;ld&#x2B;json")
@@ -323,7 +319,7 @@ MarkupEstimate scan(std::string_view html, std::vector<TextRange>* ranges) noexc
             continue;
         }
         std::size_t name_end = name_start;
-        while (name_end < n && !is_space(html[name_end]) && html[name_end] != '/' && html[name_end] != '>') {
+        while (name_end < n && !text::is_html_space(html[name_end]) && html[name_end] != '/' && html[name_end] != '>') {
             ++name_end;
         }
         const std::string_view name = html.substr(name_start, name_end - name_start);

@@ -88,10 +88,6 @@ constexpr double kTitleSimilarityThreshold = 0.75;
 // ---------------------------------------------------------------------------
 // Character helpers.
 
-bool is_ascii_space(char c) noexcept {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
-}
-
 char to_lower(char c) noexcept {
     return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
@@ -209,7 +205,7 @@ std::string document_title(const dom::Document& doc) {
     std::string out;
     bool pending_space = false;
     for (const char c : raw) {
-        if (is_ascii_space(c)) {
+        if (text::is_html_space(c)) {
             pending_space = !out.empty();
             continue;
         }
@@ -267,12 +263,12 @@ std::vector<std::string_view> title_parts(std::string_view title) {
     std::size_t pos = 0;
     while (pos < title.size()) {
         std::size_t cut = 0;
-        if (is_ascii_space(title[pos])) {
+        if (text::is_html_space(title[pos])) {
             const std::size_t after_space = skip_js_space(title, pos);
             for (const std::string_view separator : kSeparators) {
                 if (title.substr(after_space).starts_with(separator)) {
                     const std::size_t end = after_space + separator.size();
-                    if (end < title.size() && is_ascii_space(title[end])) {
+                    if (end < title.size() && text::is_html_space(title[end])) {
                         cut = skip_js_space(title, end) - pos;
                     }
                     break;
@@ -792,11 +788,11 @@ std::uint64_t icon_size(std::string_view sizes) {
     std::uint64_t best = 0;
     std::size_t pos = 0;
     while (pos < sizes.size()) {
-        while (pos < sizes.size() && is_ascii_space(sizes[pos])) {
+        while (pos < sizes.size() && text::is_html_space(sizes[pos])) {
             ++pos;
         }
         std::size_t end = pos;
-        while (end < sizes.size() && !is_ascii_space(sizes[end])) {
+        while (end < sizes.size() && !text::is_html_space(sizes[end])) {
             ++end;
         }
         const std::string_view token = sizes.substr(pos, end - pos);
@@ -1275,7 +1271,7 @@ std::vector<TitleCandidate> title_candidates(const TitleSources& page, const Hea
     std::vector<Found> found;
     const auto add = [&](std::string_view raw, Source from, std::string_view source) {
         std::string text = text::collapse_runs(text::trim(raw));
-        std::replace_if(text.begin(), text.end(), is_ascii_space, ' ');
+        std::replace_if(text.begin(), text.end(), text::is_html_space, ' ');
         text = text::collapse_runs(text);
         if (text.empty() || text.size() > kLongestTitle) {
             return;
@@ -1447,7 +1443,7 @@ HeadlineChoice headline_title(const dom::Document& doc, std::string_view base_ur
             return true;
         }
         std::string text = text::collapse_runs(text::trim(heading_text(n)));
-        std::replace_if(text.begin(), text.end(), is_ascii_space, ' ');
+        std::replace_if(text.begin(), text.end(), text::is_html_space, ' ');
         text = text::collapse_runs(text);
         const bool usable = !text.empty() && text.size() <= kLongestHeadline;
         if (usable) {

@@ -77,13 +77,11 @@ struct TextMeasure {
     char last = 0;           // the last byte that is not white space
 };
 
-bool is_space(unsigned char c) noexcept { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f'; }
-
 void measure(std::string_view s, TextMeasure& m) noexcept {
     bool in_word = false;
     for (std::size_t i = 0; i < s.size(); ++i) {
         const auto c = static_cast<unsigned char>(s[i]);
-        if (is_space(c)) {
+        if (text::is_html_space(static_cast<char>(c))) {
             in_word = false;
             continue;
         }

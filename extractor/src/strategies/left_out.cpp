@@ -115,7 +115,7 @@ std::string comparable(std::string_view text) {
     std::string out;
     out.reserve(text.size());
     for (const char c : text::trim(text)) {
-        if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') {
+        if (text::is_html_space(c)) {
             if (!out.empty() && out.back() != ' ') {
                 out.push_back(' ');
             }

@@ -24,6 +24,11 @@ namespace pith::text {
 // when there is none.
 [[nodiscard]] std::size_t space_at(std::string_view s, std::size_t pos) noexcept;
 
+// HTML's ASCII white space: space, tab, LF, FF and CR.
+[[nodiscard]] constexpr bool is_html_space(char c) noexcept {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+
 // String.prototype.trim().
 [[nodiscard]] std::string_view trim(std::string_view s) noexcept;
 
