@@ -162,7 +162,17 @@ void fix_relative_uris(dom::Document& doc, Node* content, std::string_view base_
     }
 }
 
-void simplify_nested_elements(dom::Document& doc, Node* content) {
+// Whether `node` has a text child that is not blank.
+bool has_own_text(const Node* node) noexcept {
+    for (const Node* c = node->first_child; c != nullptr; c = c->next) {
+        if (c->kind == dom::NodeKind::text && !text::is_blank(c->data)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void simplify_nested_elements(dom::Document& doc, Node* content, WrapperText wrapper_text) {
     Node* node = content;
     while (node != nullptr) {
         if (node->parent != nullptr && (node->is(Tag::div) || node->is(Tag::section)) &&
@@ -171,7 +181,8 @@ void simplify_nested_elements(dom::Document& doc, Node* content) {
                 node = remove_and_get_next(node);
                 continue;
             }
-            if (has_single_tag_inside(node, Tag::div) || has_single_tag_inside(node, Tag::section)) {
+            if ((has_single_tag_inside(node, Tag::div) || has_single_tag_inside(node, Tag::section)) &&
+                (wrapper_text == WrapperText::ending_in_non_space || !has_own_text(node))) {
                 Node* child = node->first_element_child();
                 for (std::uint32_t i = 0; i < node->attr_count; ++i) {
                     doc.set_attr(child, node->attrs[i].name, node->attrs[i].value);
@@ -224,9 +235,9 @@ void clean_classes(dom::Document& doc, Node* content, const std::vector<std::str
 }  // namespace
 
 void post_process(dom::Document& doc, Node* content, const RenderOptions& render, std::string_view document_url,
-                  std::string_view base_url) {
+                  std::string_view base_url, WrapperText wrapper_text) {
     fix_relative_uris(doc, content, base_url, document_url);
-    simplify_nested_elements(doc, content);
+    simplify_nested_elements(doc, content, wrapper_text);
     if (!render.keep_classes) {
         clean_classes(doc, content, render.classes_to_preserve);
     }

@@ -66,10 +66,17 @@ void wrap_in_page_div(dom::Document& doc, dom::Node* article);
 [[nodiscard]] dom::Node* assemble_article(dom::Document& doc, const std::vector<dom::Node*>& blocks,
                                           const ReadabilityOptions& options, PassFlags flags);
 
+// Which text makes a <div> or <section> around a single <div> or <section>
+// more than a wrapper. Readability.js counts only text that ends in a
+// non-space character, so "Size: <div>42</div>" loses "Size: "; the other
+// strategies count any text that is not blank.
+enum class WrapperText { ending_in_non_space, not_blank };
+
 // _postProcessContent: absolute URLs (against `base_url`, javascript: links
-// made plain), nested wrappers, classes (unless render.keep_classes).
+// made plain), nested wrappers (those without text as `wrapper_text` reads
+// it), classes (unless render.keep_classes).
 void post_process(dom::Document& doc, dom::Node* content, const RenderOptions& render, std::string_view document_url,
-                  std::string_view base_url);
+                  std::string_view base_url, WrapperText wrapper_text);
 
 // The document's base URL: <base href> resolved against the document URL.
 [[nodiscard]] std::string document_base_url(const dom::Document& doc, std::string_view document_url);

@@ -20,7 +20,9 @@ void finish_article(dom::Document& doc, dom::Node* content, const std::optional<
     article.dir = dir;
     // Classes name code blocks' languages; post-processing removes them.
     const CodeLanguages languages = options.render.markdown ? code_languages(content) : CodeLanguages{};
-    post_process(doc, content, options.render, options.input.url, base_url);
+    const WrapperText wrapper_text = options.strategy == Strategy::readability ? WrapperText::ending_in_non_space
+                                                                               : WrapperText::not_blank;
+    post_process(doc, content, options.render, options.input.url, base_url, wrapper_text);
     if (!article.excerpt || article.excerpt->empty()) {
         if (const std::vector<dom::Node*> ps = elements_by_tag(content, dom::Tag::p); !ps.empty()) {
             article.excerpt = std::string(text::trim(dom::text_content(ps.front())));
