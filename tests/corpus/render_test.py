@@ -103,19 +103,41 @@ def text(node):
     return "".join(out)
 
 
+HTML_SPACE = " \t\n\f\r"
+ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
+def reads_apart(element, previous):
+    """Whether an inline element reads apart from the inline element just
+    before it (render.hpp's reads_apart_from_previous): no text between them,
+    neither a superscript or subscript, each showing two characters or more,
+    an ASCII letter or digit on both sides of the join."""
+    def inline(n):
+        return isinstance(n, Element) and n.tag not in BLOCKS and n.tag not in ("br", "sup", "sub")
+    if not inline(element) or not inline(previous):
+        return False
+    before, after = text(previous).strip(HTML_SPACE), text(element).strip(HTML_SPACE)
+    shown = lambda t: len([c for c in t if c not in HTML_SPACE]) >= 2  # noqa: E731
+    return (shown(before) and shown(after) and ASCII_ALNUM.fullmatch(before[-1]) is not None
+            and ASCII_ALNUM.fullmatch(after[0]) is not None)
+
+
 def block_text(node, list_markers=False):
     """The text of `node` with a space where a block or a <br> begins or ends.
 
     textContent runs the words of two blocks together when the page has no
     white space between them ("said.The"); Markdown and clean text keep the
-    blocks apart, as a browser shows them. Their words are compared with
-    these words, which are textContent's split at block boundaries. With
+    blocks apart, as a browser shows them, and two inline elements with no
+    white space between them apart where they read as words apart
+    (reads_apart). Their words are compared with these words, which are
+    textContent's split at those boundaries. With
     `list_markers`, each list item starts with the marker clean text gives
     it ("- ", or "3. " in an ordered list).
     """
     out = []
     numbers = []  # per open list: the next number, or None when unordered
     pending = None  # the marker of an item that has written no text yet
+    previous = {}  # id of an element: the node before it among its siblings
     stack = [node]
     while stack:
         n = stack.pop()
@@ -132,6 +154,8 @@ def block_text(node, list_markers=False):
             if n.tag in BLOCKS or n.tag == "br":
                 out.append(" ")
                 stack.append(END_OF_BLOCK)
+            elif reads_apart(n, previous.get(id(n))):
+                out.append(" ")
             if list_markers and n.tag in ("ul", "ol"):
                 numbers.append(list_start(n) if n.tag == "ol" else None)
                 stack.append(END_OF_LIST)
@@ -141,6 +165,8 @@ def block_text(node, list_markers=False):
                     numbers[-1] += 1
                 else:
                     pending = "- "
+            for before, child in zip(n.children, n.children[1:]):
+                previous[id(child)] = before
             stack.extend(reversed(n.children))
     return "".join(out)
 

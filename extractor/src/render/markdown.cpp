@@ -353,6 +353,9 @@ private:
     }
 
     bool enter_inline(const Node* n) {
+        if (!inline_.empty() && inline_.back() != ' ' && inline_.back() != '\n' && reads_apart_from_previous(n)) {
+            inline_.push_back(' ');
+        }
         switch (n->tag) {
         case Tag::em: case Tag::i: case Tag::cite: case Tag::dfn: case Tag::var:
         case Tag::strong: case Tag::b: case Tag::del: case Tag::s: case Tag::strike:
@@ -812,6 +815,84 @@ bool is_block_element(const Node* node) noexcept {
     default:
         return false;
     }
+}
+
+namespace {
+
+bool is_ascii_alnum(char c) noexcept {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// The deepest last descendant of `node` (itself when it has no children).
+const Node* deepest_last(const Node* node) noexcept {
+    while (node->last_child != nullptr) {
+        node = node->last_child;
+    }
+    return node;
+}
+
+// What the text of `node` shows at one end: its first (or last) character
+// that is not white space, and whether it shows two such characters or more.
+// Only the first few nodes from that end are looked at: a long run of empty
+// markup is not worth a walk for each of its siblings.
+struct TextEdge {
+    char edge = '\0';
+    bool two_or_more = false;
+};
+
+TextEdge text_edge(const Node* node, bool from_end) noexcept {
+    constexpr std::size_t kNodesLooked = 32;
+    TextEdge found;
+    std::size_t characters = 0;
+    const Node* n = from_end ? deepest_last(node) : node;
+    for (std::size_t seen = 0; n != nullptr && seen < kNodesLooked; ++seen) {
+        if (n->is_text()) {
+            const std::string_view data = n->data;
+            for (std::size_t i = 0; i < data.size(); ++i) {
+                const char c = data[from_end ? data.size() - 1 - i : i];
+                if (text::is_html_space(c)) {
+                    continue;
+                }
+                if (characters++ == 0) {
+                    found.edge = c;
+                } else {
+                    found.two_or_more = true;
+                    return found;
+                }
+            }
+        }
+        if (!from_end) {
+            n = dom::next_node(n, node);
+        } else if (n == node) {
+            break;
+        } else {
+            n = n->prev != nullptr ? deepest_last(n->prev) : n->parent;
+        }
+    }
+    return found;
+}
+
+bool is_attached_script(const Node* node) noexcept {
+    return node->is(Tag::sup) || node->is(Tag::sub);
+}
+
+}  // namespace
+
+bool reads_apart_from_previous(const Node* element) noexcept {
+    if (!element->is_element() || is_block_element(element) || is_attached_script(element)) {
+        return false;
+    }
+    const Node* previous = element->prev;
+    while (previous != nullptr && previous->kind == dom::NodeKind::comment) {
+        previous = previous->prev;
+    }
+    if (previous == nullptr || !previous->is_element() || is_block_element(previous) || previous->is(Tag::br) ||
+        is_attached_script(previous)) {
+        return false;
+    }
+    const TextEdge before = text_edge(previous, true);
+    const TextEdge after = text_edge(element, false);
+    return before.two_or_more && after.two_or_more && is_ascii_alnum(before.edge) && is_ascii_alnum(after.edge);
 }
 
 void append_collapsed(std::string& out, std::string_view text) {

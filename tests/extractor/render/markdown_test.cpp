@@ -47,6 +47,20 @@ TEST(Markdown, EmphasisKeepsItsSpacesOutside) {
     EXPECT_EQ(markdown("<p><em> </em>x</p>"), "x");
 }
 
+TEST(Markdown, SiblingElementsWithoutSpaceBetweenReadAsWordsApart) {
+    // Stylesheets lay a card's brand and model, or a row of tags, out apart.
+    const std::string card = "<p><span>HOKA</span><span>Clifton 10</span></p>"
+                             "<p><a href=\"/t/a\">Developer Tools</a><!-- --><a href=\"/t/b\">Machine Learning</a></p>";
+    EXPECT_EQ(text(card), "HOKA Clifton 10\n\nDeveloper Tools Machine Learning");
+    EXPECT_EQ(markdown(card), "HOKA Clifton 10\n\n[Developer Tools](/t/a) [Machine Learning](/t/b)");
+    // A word set one span per letter, a footnote mark, punctuation and
+    // scripts without spaces stay as they are.
+    const std::string joined = "<p><span>W</span><span>o</span><span>rd</span> <span>river</span><sup>12</sup> "
+                               "<b>Price</b><span>: 10</span> <span>日本</span><span>語</span></p>";
+    EXPECT_EQ(text(joined), "Word river12 Price: 10 日本語");
+    EXPECT_EQ(markdown(joined), "Word river<sup>12</sup> **Price**: 10 日本語");
+}
+
 TEST(Markdown, LinksAndImagesAreAbsoluteWhenTheDomIs) {
     EXPECT_EQ(markdown("<p>See <a href=\"https://example.com/a b\">the map</a> and "
                        "<img src=\"https://example.com/d.jpg\" alt=\"A [delta]\">.</p>"),
