@@ -60,7 +60,7 @@ constexpr std::array<std::string_view, kConfidenceFeatureCount> kFeatureNames = 
 namespace confidence_model {
 #include "confidence/confidence_model.inc"
 static_assert(kFeatureCount == kConfidenceFeatureCount, "confidence_model.inc was fitted on other features: refit");
-static_assert(kModels == 8, "two models (confidence, then predicted F1) for each of four strategies");
+static_assert(kModels == 4, "a model of the word F1 for each of four strategies");
 }  // namespace confidence_model
 
 double share(std::size_t part, std::size_t whole) noexcept {
@@ -131,10 +131,14 @@ ConfidenceFeatures confidence_features(const ConfidenceInputs& in) noexcept {
 }
 
 ConfidenceEstimate confidence_from(Strategy strategy, const ConfidenceFeatures& features) noexcept {
+    // The calibration reads the predicted F1 within these bounds, where its logit is finite (fit_confidence.py).
+    constexpr double kEdge = 0.01;
     const std::size_t row = model_row(strategy);
     ConfidenceEstimate estimate;
-    estimate.probability = 1.0 / (1.0 + std::exp(-model_margin(2 * row, features)));
-    estimate.predicted_f1 = std::clamp(model_margin(2 * row + 1, features), 0.0, 1.0);
+    estimate.predicted_f1 = std::clamp(model_margin(row, features), 0.0, 1.0);
+    const double kept = std::clamp(estimate.predicted_f1, kEdge, 1.0 - kEdge);
+    const auto [slope, intercept] = confidence_model::kCalibration[row];
+    estimate.probability = 1.0 / (1.0 + std::exp(-(slope * std::log(kept / (1.0 - kept)) + intercept)));
     return estimate;
 }
 

@@ -3,9 +3,9 @@
 // Mozilla's pages by bench/fit/fit_confidence.py. score.cpp is the stage
 // (step 9 of extract()); confidence.cpp the models. Internal header.
 //
-// Two models per strategy read the same features: one gives the probability
-// that the article's word F1 against the page's main content is at least 0.8
-// (`confidence`), the other the word F1 itself (`predicted_f1`). Their
+// One model per strategy predicts the article's word F1 against the page's
+// main content (`predicted_f1`); its calibration turns that into the
+// probability that the word F1 is at least 0.8 (`confidence`). Their
 // out-of-fold figures (AUROC, Spearman, calibration error, a routing table)
 // are in the README.
 #pragma once
