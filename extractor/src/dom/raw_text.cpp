@@ -19,10 +19,6 @@ namespace {
 
 constexpr std::size_t npos = std::string_view::npos;
 
-bool is_alpha(char c) noexcept {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
 char lower(char c) noexcept {
     return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
@@ -304,7 +300,7 @@ MarkupEstimate scan(std::string_view html, std::vector<TextRange>* ranges) noexc
         }
         const bool closing = next == '/';
         const std::size_t name_start = at + (closing ? 2 : 1);
-        if (name_start >= n || !is_alpha(html[name_start])) {
+        if (name_start >= n || !text::is_ascii_letter(html[name_start])) {
             if (closing && name_start < n && html[name_start] != '>') {
                 // "</" + non-letter: a bogus comment up to '>'.
                 const std::size_t end = html.find('>', name_start);

@@ -68,14 +68,12 @@ constexpr std::array<std::string_view, 13> kNameEnds{" | ", " - ", " \xE2\x80\x9
                                                      "updated", "published", " posted ", "last updated",
                                                      " in "};
 
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-
 bool digits_at(std::string_view s, std::size_t pos, std::size_t count) noexcept {
     if (pos + count > s.size()) {
         return false;
     }
     return std::all_of(s.begin() + static_cast<std::ptrdiff_t>(pos),
-                       s.begin() + static_cast<std::ptrdiff_t>(pos + count), is_digit);
+                       s.begin() + static_cast<std::ptrdiff_t>(pos + count), text::is_ascii_digit);
 }
 
 int number_at(std::string_view s, std::size_t pos, std::size_t count) noexcept {
@@ -121,7 +119,7 @@ std::optional<std::string> iso_form(std::string_view s) {
         end += 3;
         if (end < s.size() && s[end] == '.') {
             ++end;
-            while (end < s.size() && is_digit(s[end])) {
+            while (end < s.size() && text::is_ascii_digit(s[end])) {
                 ++end;
             }
         }
@@ -157,11 +155,11 @@ int month_of(std::string_view word) {
 std::optional<std::string> numeric_form(std::string_view s) {
     // 2025/09/04, 2025.09.04
     if (s.size() >= 10 && digits_at(s, 0, 4) && (s[4] == '/' || s[4] == '.') && digits_at(s, 5, 2) && s[7] == s[4] &&
-        digits_at(s, 8, 2) && (s.size() == 10 || !is_digit(s[10]))) {
+        digits_at(s, 8, 2) && (s.size() == 10 || !text::is_ascii_digit(s[10]))) {
         return ymd(number_at(s, 0, 4), number_at(s, 5, 2), number_at(s, 8, 2));
     }
     // 20250904
-    if (digits_at(s, 0, 8) && (s.size() == 8 || !is_digit(s[8]))) {
+    if (digits_at(s, 0, 8) && (s.size() == 8 || !text::is_ascii_digit(s[8]))) {
         return ymd(number_at(s, 0, 4), number_at(s, 4, 2), number_at(s, 6, 2));
     }
     // 04.09.2025 or 4.9.2025: day first, as where this form is written.
@@ -171,7 +169,7 @@ std::optional<std::string> numeric_form(std::string_view s) {
         const std::size_t month_digits = digits_at(s, month_at, 2) ? 2 : (digits_at(s, month_at, 1) ? 1 : 0);
         const std::size_t year_at = month_at + month_digits + 1;
         if (month_digits > 0 && year_at - 1 < s.size() && s[year_at - 1] == '.' && digits_at(s, year_at, 4) &&
-            (s.size() == year_at + 4 || !is_digit(s[year_at + 4]))) {
+            (s.size() == year_at + 4 || !text::is_ascii_digit(s[year_at + 4]))) {
             return ymd(number_at(s, year_at, 4), number_at(s, month_at, month_digits), number_at(s, 0, day_digits));
         }
     }
@@ -209,7 +207,7 @@ std::optional<std::string> first_written_date(std::string_view s, std::size_t ma
     const auto number = [](std::string_view w, std::size_t most) {
         // "4th", "21st": a day with its suffix.
         std::size_t n = 0;
-        while (n < w.size() && is_digit(w[n])) {
+        while (n < w.size() && text::is_ascii_digit(w[n])) {
             ++n;
         }
         const std::string_view rest = w.substr(n);
@@ -396,7 +394,7 @@ std::optional<std::string> url_date(std::string_view url) {
     for (std::size_t slash = path.find('/'); slash != std::string_view::npos; slash = path.find('/', slash + 1)) {
         const std::string_view rest = path.substr(slash + 1);
         if (rest.size() >= 10 && digits_at(rest, 0, 4) && (rest[4] == '/' || rest[4] == '-') && digits_at(rest, 5, 2) &&
-            rest[7] == rest[4] && digits_at(rest, 8, 2) && (rest.size() == 10 || !is_digit(rest[10]))) {
+            rest[7] == rest[4] && digits_at(rest, 8, 2) && (rest.size() == 10 || !text::is_ascii_digit(rest[10]))) {
             return ymd(number_at(rest, 0, 4), number_at(rest, 5, 2), number_at(rest, 8, 2));
         }
     }
@@ -517,7 +515,7 @@ bool is_date_part(std::string_view part) {
         if (!word.empty()) {
             ++words;
             month = month || (word.size() >= 3 && month_of(word) != 0);
-            digit = digit || std::any_of(word.begin(), word.end(), is_digit);
+            digit = digit || std::any_of(word.begin(), word.end(), text::is_ascii_digit);
             if (words == 1 && end == part.size() && is_day_name(word)) {
                 return true;
             }
@@ -539,7 +537,7 @@ bool is_date_segment(std::string_view segment) {
         }
         if (!word.empty()) {
             ++words;
-            const bool number = std::any_of(word.begin(), word.end(), is_digit);
+            const bool number = std::any_of(word.begin(), word.end(), text::is_ascii_digit);
             if (!number && !(word.size() >= 3 && month_of(word) != 0) && !is_day_name(word)) {
                 return false;
             }
@@ -561,7 +559,7 @@ bool starts_with_author_mark(std::string_view line) {
 // Whether `part` holds a time of day ("11:23"): a date line's, never a name's.
 bool holds_a_time(std::string_view part) {
     for (std::size_t colon = part.find(':'); colon != std::string_view::npos; colon = part.find(':', colon + 1)) {
-        if (colon > 0 && is_digit(part[colon - 1]) && digits_at(part, colon + 1, 2)) {
+        if (colon > 0 && text::is_ascii_digit(part[colon - 1]) && digits_at(part, colon + 1, 2)) {
             return true;
         }
     }
@@ -895,7 +893,7 @@ bool looks_like_full_name(std::string_view name) {
             continue;
         }
         if (std::any_of(word.begin(), word.end(), [](char c) {
-                return is_digit(c) || c == '|' || c == ':' || c == '@' || c == '/';
+                return text::is_ascii_digit(c) || c == '|' || c == ':' || c == '@' || c == '/';
             })) {
             return false;
         }
@@ -945,7 +943,7 @@ bool is_handle(std::string_view word) {
         return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-';
     };
     const auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
-    const auto handle_mark = [](char c) { return is_digit(c) || c == '.' || c == '_'; };
+    const auto handle_mark = [](char c) { return text::is_ascii_digit(c) || c == '.' || c == '_'; };
     const bool written_as_a_handle = (!word.empty() && std::islower(static_cast<unsigned char>(word.front())) != 0) ||
                                      std::any_of(word.begin(), word.end(), handle_mark);
     return word.size() >= kShortest && word.size() <= kLongest && std::all_of(word.begin(), word.end(), allowed) &&

@@ -17,10 +17,6 @@ constexpr bool is_space(char c) noexcept {
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-constexpr bool is_digit(char c) noexcept {
-    return c >= '0' && c <= '9';
-}
-
 // Source: Readability.js 0.6 REGEXPS.unlikelyCandidates.
 constexpr std::array<std::string_view, 31> kUnlikely = {
     "-ad-", "ai2html", "banner", "breadcrumbs", "combx", "comment", "community", "cover-wrap",
@@ -223,7 +219,7 @@ bool looks_like_srcset(std::string_view s) noexcept {
             while (i < s.size() && is_space(s[i])) {
                 ++i;
             }
-            if (i > spaces_start && i < s.size() && is_digit(s[i])) {
+            if (i > spaces_start && i < s.size() && text::is_ascii_digit(s[i])) {
                 return true;
             }
         }

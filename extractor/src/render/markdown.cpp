@@ -819,10 +819,6 @@ bool is_block_element(const Node* node) noexcept {
 
 namespace {
 
-bool is_ascii_alnum(char c) noexcept {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 // The deepest last descendant of `node` (itself when it has no children).
 const Node* deepest_last(const Node* node) noexcept {
     while (node->last_child != nullptr) {
@@ -892,7 +888,7 @@ bool reads_apart_from_previous(const Node* element) noexcept {
     }
     const TextEdge before = text_edge(previous, true);
     const TextEdge after = text_edge(element, false);
-    return before.two_or_more && after.two_or_more && is_ascii_alnum(before.edge) && is_ascii_alnum(after.edge);
+    return before.two_or_more && after.two_or_more && text::is_ascii_alnum(before.edge) && text::is_ascii_alnum(after.edge);
 }
 
 void append_collapsed(std::string& out, std::string_view text) {

@@ -29,6 +29,14 @@ namespace pith::text {
     return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
 }
 
+[[nodiscard]] constexpr bool is_ascii_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+[[nodiscard]] constexpr bool is_ascii_letter(char c) noexcept {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+[[nodiscard]] constexpr bool is_ascii_alnum(char c) noexcept { return is_ascii_letter(c) || is_ascii_digit(c); }
+
 // String.prototype.trim().
 [[nodiscard]] std::string_view trim(std::string_view s) noexcept;
 
