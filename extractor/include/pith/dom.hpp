@@ -249,6 +249,13 @@ void move_children(Node* from, Node* to) noexcept;                  // appends a
 [[nodiscard]] Node* next_node(const Node* node, const Node* scope, bool skip_children = false) noexcept;
 // Same walk restricted to elements.
 [[nodiscard]] Node* next_element(const Node* node, const Node* scope, bool skip_children = false) noexcept;
+// The last node of `node`'s subtree in pre-order: its last child's last child
+// and so on (`node` itself when it has no children).
+[[nodiscard]] Node* last_descendant(Node* node) noexcept;
+[[nodiscard]] const Node* last_descendant(const Node* node) noexcept;
+// Pre-order predecessor of `node` within the subtree of `scope`, for walks
+// from last_descendant(scope) back to scope. Returns nullptr before scope.
+[[nodiscard]] Node* previous_node(const Node* node, const Node* scope) noexcept;
 
 // DOM textContent: the concatenated text of all descendant text nodes.
 [[nodiscard]] std::string text_content(const Node* node);

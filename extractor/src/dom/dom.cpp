@@ -490,6 +490,27 @@ Node* next_element(const Node* node, const Node* scope, bool skip_children) noex
     return n;
 }
 
+Node* last_descendant(Node* node) noexcept {
+    while (node->last_child != nullptr) {
+        node = node->last_child;
+    }
+    return node;
+}
+
+const Node* last_descendant(const Node* node) noexcept {
+    while (node->last_child != nullptr) {
+        node = node->last_child;
+    }
+    return node;
+}
+
+Node* previous_node(const Node* node, const Node* scope) noexcept {
+    if (node == scope) {
+        return nullptr;
+    }
+    return node->prev != nullptr ? last_descendant(node->prev) : node->parent;
+}
+
 void append_text_content(const Node* node, std::string& out) {
     if (node->kind == NodeKind::text || node->kind == NodeKind::comment) {
         if (node->kind == NodeKind::text) {

@@ -98,9 +98,8 @@ private:
         default:
             if (is_block_element(n)) {
                 flush();
-            } else if (!inline_.empty() && inline_.back() != ' ' && inline_.back() != '\n' &&
-                       reads_apart_from_previous(n)) {
-                inline_.push_back(' ');
+            } else {
+                separate_from_previous(inline_, n);
             }
             return true;
         }
@@ -217,8 +216,8 @@ private:
                             append_collapsed(cell, d->data);
                         } else if (d->is(Tag::br) || (d->is_element() && is_block_element(d))) {
                             append_collapsed(cell, " ");
-                        } else if (!cell.empty() && cell.back() != ' ' && reads_apart_from_previous(d)) {
-                            cell.push_back(' ');
+                        } else {
+                            separate_from_previous(cell, d);
                         }
                         return true;
                     },

@@ -353,9 +353,7 @@ private:
     }
 
     bool enter_inline(const Node* n) {
-        if (!inline_.empty() && inline_.back() != ' ' && inline_.back() != '\n' && reads_apart_from_previous(n)) {
-            inline_.push_back(' ');
-        }
+        separate_from_previous(inline_, n);
         switch (n->tag) {
         case Tag::em: case Tag::i: case Tag::cite: case Tag::dfn: case Tag::var:
         case Tag::strong: case Tag::b: case Tag::del: case Tag::s: case Tag::strike:
@@ -819,14 +817,6 @@ bool is_block_element(const Node* node) noexcept {
 
 namespace {
 
-// The deepest last descendant of `node` (itself when it has no children).
-const Node* deepest_last(const Node* node) noexcept {
-    while (node->last_child != nullptr) {
-        node = node->last_child;
-    }
-    return node;
-}
-
 // What the text of `node` shows at one end: its first (or last) character
 // that is not white space, and whether it shows two such characters or more.
 // Only the first few nodes from that end are looked at: a long run of empty
@@ -840,7 +830,7 @@ TextEdge text_edge(const Node* node, bool from_end) noexcept {
     constexpr std::size_t kNodesLooked = 32;
     TextEdge found;
     std::size_t characters = 0;
-    const Node* n = from_end ? deepest_last(node) : node;
+    const Node* n = from_end ? dom::last_descendant(node) : node;
     for (std::size_t seen = 0; n != nullptr && seen < kNodesLooked; ++seen) {
         if (n->is_text()) {
             const std::string_view data = n->data;
@@ -857,13 +847,7 @@ TextEdge text_edge(const Node* node, bool from_end) noexcept {
                 }
             }
         }
-        if (!from_end) {
-            n = dom::next_node(n, node);
-        } else if (n == node) {
-            break;
-        } else {
-            n = n->prev != nullptr ? deepest_last(n->prev) : n->parent;
-        }
+        n = from_end ? dom::previous_node(n, node) : dom::next_node(n, node);
     }
     return found;
 }
@@ -871,8 +855,6 @@ TextEdge text_edge(const Node* node, bool from_end) noexcept {
 bool is_attached_script(const Node* node) noexcept {
     return node->is(Tag::sup) || node->is(Tag::sub);
 }
-
-}  // namespace
 
 bool reads_apart_from_previous(const Node* element) noexcept {
     if (!element->is_element() || is_block_element(element) || is_attached_script(element)) {
@@ -888,7 +870,16 @@ bool reads_apart_from_previous(const Node* element) noexcept {
     }
     const TextEdge before = text_edge(previous, true);
     const TextEdge after = text_edge(element, false);
-    return before.two_or_more && after.two_or_more && text::is_ascii_alnum(before.edge) && text::is_ascii_alnum(after.edge);
+    return before.two_or_more && after.two_or_more && text::is_ascii_alnum(before.edge) &&
+           text::is_ascii_alnum(after.edge);
+}
+
+}  // namespace
+
+void separate_from_previous(std::string& out, const Node* element) {
+    if (!out.empty() && out.back() != ' ' && out.back() != '\n' && reads_apart_from_previous(element)) {
+        out.push_back(' ');
+    }
 }
 
 void append_collapsed(std::string& out, std::string_view text) {

@@ -79,15 +79,17 @@ void walk_tree(const dom::Node* root, Enter&& enter, Leave&& leave) {
 // sections out in one. It is read as the blocks it holds, not as code.
 [[nodiscard]] bool holds_blocks(const dom::Node* pre);
 
-// Whether an inline element reads as a word apart from the inline element
-// just before it, though no white space separates them: a card's
+// A space before an inline element that reads as a word apart from the
+// inline element just before it, though no white space separates them: a card's
 // <span>Brand</span><span>Model</span>, a row of tag links. Stylesheets lay
 // such siblings out apart; the text would run their words together. Only
 // an ASCII letter or digit on both sides counts (elsewhere no words run
 // together, and scripts without spaces keep none), each element must show
 // two characters or more (a word split into a span per letter stays whole),
-// and superscripts and subscripts stay attached.
-[[nodiscard]] bool reads_apart_from_previous(const dom::Node* element) noexcept;
+// and superscripts and subscripts stay attached. Called as the renderers
+// enter an inline element: puts the space at the end of `out` unless it ends
+// in white space already.
+void separate_from_previous(std::string& out, const dom::Node* element);
 
 // Appends `text` with every run of white space (JavaScript's \s) made one
 // space, and none at the start of `out` or after a space or a newline.

@@ -326,22 +326,10 @@ Node* last_label(Node* article) {
     // stops at the last words, where a forward walk read the whole article
     // (and runs again after every label it removes).
     const Node* last_text = nullptr;
-    const Node* n = article;
-    while (n->last_child != nullptr) {
-        n = n->last_child;
-    }
-    while (n != nullptr && n != article) {
+    for (const Node* n = dom::last_descendant(article); n != nullptr; n = dom::previous_node(n, article)) {
         if (n->is_text() && !text::is_blank(n->data)) {
             last_text = n;
             break;
-        }
-        if (n->prev != nullptr) {
-            n = n->prev;
-            while (n->last_child != nullptr) {
-                n = n->last_child;
-            }
-        } else {
-            n = n->parent;
         }
     }
     for (Node* up = last_text != nullptr ? last_text->parent : nullptr; up != nullptr && up != article; up = up->parent) {

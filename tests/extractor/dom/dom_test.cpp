@@ -35,6 +35,24 @@ TEST(Dom, KeepsUnknownElementNamesAndSvgCase) {
     EXPECT_EQ(inner_html(doc.body()), "<my-widget>w</my-widget><svg><linearGradient></linearGradient></svg>");
 }
 
+TEST(Dom, PreviousNodeWalksTheSubtreeBackInPreOrder) {
+    Document doc = parse_ok("<div id=d><p>a<b>b</b></p>c<i><u>d</u></i></div><p>after</p>");
+    const Node* div = doc.body()->first_element_child();
+    std::string forward;
+    for (const Node* n = div; n != nullptr; n = next_node(n, div)) {
+        forward += n->is_text() ? std::string(n->data) : "<" + std::string(tag_name(n->tag)) + ">";
+    }
+    std::string backward;
+    for (const Node* n = last_descendant(div); n != nullptr; n = previous_node(n, div)) {
+        backward.insert(0, n->is_text() ? std::string(n->data) : "<" + std::string(tag_name(n->tag)) + ">");
+    }
+    EXPECT_EQ(forward, "<div><p>a<b>bc<i><u>d");
+    EXPECT_EQ(backward, forward);
+    EXPECT_EQ(last_descendant(div)->data, "d");
+    const Node* leaf = div->first_child->first_child;  // "a"
+    EXPECT_EQ(last_descendant(leaf), leaf);
+}
+
 TEST(Dom, EditsRenameReplaceAndDetach) {
     Document doc = parse_ok("<div id=a><span>1</span><span>2</span></div>");
     Node* div = doc.body()->first_element_child();

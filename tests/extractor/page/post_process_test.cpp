@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "parse_or_fail.hpp"
 
 namespace pith::extract {
@@ -27,43 +29,37 @@ TEST(PostProcess, LinksAndImagesBecomeAbsoluteAndScriptLinksPlain) {
               "<img src=\"https://example.com/i.png\">js");
 }
 
-TEST(PostProcess, ClassesGoUnlessKeptOrPreserved) {
-    const char* html = "<div><p class='lead page keep'>x</p></div>";
+// The inner HTML of `html`'s first element after post_process.
+std::string processed(const char* html, const RenderOptions& render = {},
+                      WrapperText wrapper_text = WrapperText::ending_in_non_space) {
     dom::Document doc = parse_or_fail(html);
     dom::Node* content = doc.body()->first_element_child();
-    post_process(doc, content, RenderOptions{}, "", "", WrapperText::ending_in_non_space);
-    EXPECT_EQ(dom::inner_html(content), "<p class=\"page\">x</p>");
+    post_process(doc, content, render, "", "", wrapper_text);
+    return dom::inner_html(content);
+}
 
-    dom::Document kept = parse_or_fail(html);
+TEST(PostProcess, ClassesGoUnlessKeptOrPreserved) {
+    const char* html = "<div><p class='lead page keep'>x</p></div>";
+    EXPECT_EQ(processed(html), "<p class=\"page\">x</p>");
+
     RenderOptions render;
     render.keep_classes = true;
-    post_process(kept, kept.body()->first_element_child(), render, "", "", WrapperText::ending_in_non_space);
-    EXPECT_EQ(dom::inner_html(kept.body()->first_element_child()), "<p class=\"lead page keep\">x</p>");
+    EXPECT_EQ(processed(html, render), "<p class=\"lead page keep\">x</p>");
 
-    dom::Document preserved = parse_or_fail(html);
     RenderOptions some;
     some.classes_to_preserve = {"keep"};
-    post_process(preserved, preserved.body()->first_element_child(), some, "", "", WrapperText::ending_in_non_space);
-    EXPECT_EQ(dom::inner_html(preserved.body()->first_element_child()), "<p class=\"page keep\">x</p>");
+    EXPECT_EQ(processed(html, some), "<p class=\"page keep\">x</p>");
 }
 
 TEST(PostProcess, AWrapperWhoseTextEndsInASpaceKeepsItUnlessReadabilityReadsIt) {
     const char* html = "<div><div class='spec'>Heel drop: <div>7 mm</div></div><div>Weight:<div>9 oz</div></div></div>";
-    dom::Document readability = parse_or_fail(html);
-    dom::Node* content = readability.body()->first_element_child();
-    post_process(readability, content, RenderOptions{}, "", "", WrapperText::ending_in_non_space);
     // Readability.js's /\S$/ test: "Heel drop: " ends in a space, so its div was a wrapper.
-    EXPECT_EQ(dom::inner_html(content), "<div>7 mm</div><div>Weight:<div>9 oz</div></div>");
-
-    dom::Document other = parse_or_fail(html);
-    content = other.body()->first_element_child();
-    post_process(other, content, RenderOptions{}, "", "", WrapperText::not_blank);
-    EXPECT_EQ(dom::inner_html(content), "<div>Heel drop: <div>7 mm</div></div><div>Weight:<div>9 oz</div></div>");
-
-    dom::Document blank = parse_or_fail("<div><div> \n <section><p>x</p></section></div><p>y</p></div>");
-    content = blank.body()->first_element_child();
-    post_process(blank, content, RenderOptions{}, "", "", WrapperText::not_blank);
-    EXPECT_EQ(dom::inner_html(content), "<section><p>x</p></section><p>y</p>");
+    EXPECT_EQ(processed(html, {}, WrapperText::ending_in_non_space),
+              "<div>7 mm</div><div>Weight:<div>9 oz</div></div>");
+    EXPECT_EQ(processed(html, {}, WrapperText::not_blank),
+              "<div>Heel drop: <div>7 mm</div></div><div>Weight:<div>9 oz</div></div>");
+    EXPECT_EQ(processed("<div><div> \n <section><p>x</p></section></div><p>y</p></div>", {}, WrapperText::not_blank),
+              "<section><p>x</p></section><p>y</p>");
 }
 
 }  // namespace
