@@ -38,7 +38,8 @@ std::size_t reveal_hidden_content(dom::Document& doc, std::size_t body_length);
 // sr-only, WordPress's screen-reader-text, visually-hidden...: "Skip to
 // content", "Regular price" in every card of a shop grid, "Close menu"), and
 // elements a utility class hides at every width ("hidden", "d-none" without
-// "md:block" or "d-lg-flex" beside it). A hidden element with a shown sibling
+// "md:block" or "d-lg-flex" beside it), and an SVG's <title> and <desc>
+// (an icon's tooltip). A hidden element with a shown sibling
 // of the same tag and classes is kept (a tab's panel, a slide), and so is one
 // holding a third of the page's text or more (a page shown by a script once
 // loaded; past the fourth measured, hidden elements are kept unmeasured).

@@ -345,6 +345,13 @@ bool is_alternative_panel(const Node* n) {
     return false;
 }
 
+// An SVG's <title> and <desc>: a tooltip and a description for assistive
+// technology, never drawn. An icon's "Facebook" or "Close" would otherwise
+// read as a word of the text beside it.
+bool is_undrawn_svg_text(const Node* n) {
+    return n->ns == dom::Namespace::svg && (n->name == "title" || n->name == "desc");
+}
+
 }  // namespace
 
 std::size_t drop_unshown_text(dom::Document& doc, std::size_t body_length) {
@@ -356,7 +363,7 @@ std::size_t drop_unshown_text(dom::Document& doc, std::size_t body_length) {
         return measured++ >= kMaxMeasured || 3 * dom::inner_text_length(n) >= body_length;
     };
     for (Node* n = body != nullptr ? dom::next_element(body, body) : nullptr; n != nullptr;) {
-        const OffScreen how = off_screen(n);
+        const OffScreen how = is_undrawn_svg_text(n) ? OffScreen::for_screen_readers : off_screen(n);
         const bool kept = how == OffScreen::no ||
                           (how == OffScreen::by_utility_class && (is_alternative_panel(n) || holds_the_page(n)));
         if (kept) {

@@ -44,6 +44,20 @@ TEST(UnshownText, ScreenReaderTextLeavesTheArticle) {
     }
 }
 
+TEST(UnshownText, AnIconsTooltipIsNoWord) {
+    const std::string icon = "<svg viewBox=\"0 0 10 10\"><title>Facebook</title><desc>A blue square logo</desc>"
+                             "<path d=\"M0 0h10v10z\"/><text x=\"1\" y=\"9\">drawn label</text></svg>";
+    const std::string html = page("<p>The survey shares its charts " + icon +
+                                  " with every harbour office, and the delta's pilots read them each morning before "
+                                  "the tide turns.</p>");
+    const std::string text = text_of(html);
+    EXPECT_FALSE(has(text, "Facebook"));
+    EXPECT_FALSE(has(text, "blue square logo"));
+    EXPECT_TRUE(has(text, "drawn label")) << "an SVG's <text> is drawn";
+    EXPECT_TRUE(has(text, "with every harbour office"));
+    EXPECT_TRUE(has(text_of(html, Strategy::readability), "Facebook"));
+}
+
 TEST(UnshownText, ReadabilityKeepsIt) {
     const std::string html = page("<p>The tide table costs <span class=\"sr-only\">Regular price spoken aloud</span>"
                                   " twelve pounds a copy, and the delta survey sells it from the harbour office.</p>");
