@@ -71,7 +71,7 @@ struct PassDiagnostics {
 
 // A block auto removed from the article it kept as boilerplate.
 struct RemovedBlock {
-    std::string kind;         // "caption", "named", "links", "figure", "date_line", "label"
+    std::string kind;         // "caption", "named", "links", "figure", "date_line", "contents", "label"
     std::string path;         // CSS-like path, as CandidateInfo's
     std::uint32_t source_index = 0;  // as CandidateInfo's
     std::size_t text_length = 0;  // UTF-16 units of its text

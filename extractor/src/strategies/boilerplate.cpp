@@ -53,8 +53,44 @@ bool is_modifier_class(std::string_view name) noexcept {
            text::istarts_with_ascii(name, "with-") || text::istarts_with_ascii(name, "no-");
 }
 
-// The element's class names, modifiers left out, and its id; lower case.
-std::string naming_words(const Node* element) {
+// The ASCII letter-and-digit runs of `text`, lower case, each followed by a space.
+std::string word_runs(std::string_view text) {
+    std::string out;
+    bool in_run = false;
+    for (const char c : text) {
+        if (text::is_ascii_alnum(c)) {
+            out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+            in_run = true;
+        } else if (in_run) {
+            out.push_back(' ');
+            in_run = false;
+        }
+    }
+    if (in_run) {
+        out.push_back(' ');
+    }
+    return out;
+}
+
+// Whether the element's id is its heading's words ("sharing-with-a-team" on
+// a section headed "Sharing with a team"), as documentation generators and
+// Markdown renderers write ids: the author named the section, not the page's
+// furniture.
+bool id_is_own_heading(const Node* element) {
+    const Node* heading = element->first_element_child();
+    if (heading != nullptr && !is_heading(heading)) {
+        heading = heading->first_element_child();
+    }
+    if (heading == nullptr || !is_heading(heading)) {
+        return false;
+    }
+    const std::string id = word_runs(element->attr("id"));
+    return !id.empty() && word_runs(dom::inner_text(heading)) == id;
+}
+
+// The element's class names, modifiers left out, and its id (unless
+// `heading_id` is false and the id is its heading's words); lower case.
+std::string naming_words(const Node* element, bool heading_id = true) {
     std::string names;
     const std::string_view classes = class_name(element);
     for (std::size_t i = 0; i < classes.size();) {
@@ -64,7 +100,9 @@ std::string naming_words(const Node* element) {
         }
         i = end + 1;
     }
-    names.append(element->attr("id"));
+    if (heading_id || !id_is_own_heading(element)) {
+        names.append(element->attr("id"));
+    }
     return text::to_lower_ascii(names);
 }
 
@@ -180,6 +218,72 @@ bool is_link_line(const Node* line, std::size_t length, double link_density) {
 bool is_section_block(const Node* node) noexcept {
     return node->is(Tag::div) || node->is(Tag::section) || node->is(Tag::aside) || node->is(Tag::nav) ||
            node->is(Tag::header) || node->is(Tag::footer) || node->is(Tag::table);
+}
+
+// A table of contents: a list of three or more links to the page's own
+// sections ("#install"), their text most of its text. Readability weighs
+// in-page links at 0.3, so that footnotes and a contents list do not sink an
+// article; the reader of the article has its headings already.
+bool is_table_of_contents(const Node* node, std::size_t length) {
+    constexpr std::size_t kMinEntries = 3;
+    constexpr double kMinLinkedShare = 0.7;
+    std::size_t entries = 0;
+    std::size_t linked = 0;
+    for (const Node* n = dom::next_element(node, node); n != nullptr;) {
+        if (!n->is(Tag::a)) {
+            n = dom::next_element(n, node);
+            continue;
+        }
+        const std::string_view href = text::trim(n->attr("href"));
+        if (href.size() > 1 && href.front() == '#') {
+            ++entries;
+            linked += dom::inner_text_length(n);
+        }
+        n = dom::next_element(n, node, true);
+    }
+    return entries >= kMinEntries && static_cast<double>(linked) >= kMinLinkedShare * static_cast<double>(length);
+}
+
+// Whether a sibling beside `node` reads on the same line: text that is not
+// blank, or an inline element.
+bool has_inline_neighbour(const Node* node) noexcept {
+    for (const Node* side : {node->prev, node->next}) {
+        const bool forward = side == node->next;
+        for (const Node* n = side; n != nullptr; n = forward ? n->next : n->prev) {
+            if (n->is_text() && text::is_blank(n->data)) {
+                continue;
+            }
+            if (n->is_text() || (n->is_element() && is_inline_element(n) && dom::has_text(n))) {
+                return true;
+            }
+            if (n->is_element()) {
+                break;
+            }
+        }
+    }
+    return false;
+}
+
+// A jump within the page that stands as a line of its own: "Skip to main
+// content", "Back to top" (a link to "#..." or "#", short, not in a heading,
+// with nothing beside it on its line). A footnote's mark or its way back sits
+// in a line of text; a heading's own anchor is the heading.
+bool is_in_page_jump(const Node* link, std::size_t length) {
+    constexpr std::size_t kMaxJumpLength = 40;
+    if (!link->is(Tag::a) || length > kMaxJumpLength || !text::trim(link->attr("href")).starts_with('#')) {
+        return false;
+    }
+    const Node* line = link;
+    while (line->parent != nullptr && line->parent->is_element() && is_inline_element(line->parent) &&
+           dom::inner_text_length(line->parent) == length) {
+        line = line->parent;
+    }
+    for (const Node* n = line->parent; n != nullptr && n->is_element(); n = n->parent) {
+        if (is_heading(n)) {
+            return false;
+        }
+    }
+    return !has_inline_neighbour(line);
 }
 
 bool is_media(const Node* node) noexcept {
@@ -380,11 +484,14 @@ std::string_view boilerplate_kind_name(BoilerplateKind kind) noexcept {
     case BoilerplateKind::links: return "links";
     case BoilerplateKind::date_line: return "date_line";
     case BoilerplateKind::figure: return "figure";
+    case BoilerplateKind::contents: return "contents";
     }
     return "none";
 }
 
 namespace {
+
+bool boilerplate_named(const Node* element, std::string_view names);
 
 // What `node` is, when it holds at most `max_removed` UTF-16 units of text
 // (figcaptions always count).
@@ -396,7 +503,12 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     if (length > max_removed) {
         return BoilerplateKind::none;
     }
-    if (names_boilerplate(node) || node->is(Tag::nav) || node->is(Tag::template_) || node->is(Tag::aside)) {
+    // A section whose id is its heading's words is named by its author
+    // ("sharing-with-a-team"): that id does not make it furniture. (The
+    // block model reads every name as written: it was fitted on them.)
+    const bool named = (node->has_attr("class") || node->has_attr("id")) &&
+                       boilerplate_named(node, naming_words(node, false));
+    if (named || node->is(Tag::nav) || node->is(Tag::template_) || node->is(Tag::aside)) {
         return BoilerplateKind::named;
     }
     constexpr std::size_t kMaxCaptionLength = 300;
@@ -405,6 +517,12 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     }
     if (!links) {
         return BoilerplateKind::none;
+    }
+    if (length > 0 && is_list(node) && is_table_of_contents(node, length)) {
+        return BoilerplateKind::contents;
+    }
+    if (length > 0 && is_in_page_jump(node, length)) {
+        return BoilerplateKind::links;
     }
     if (length > 0 && (is_line_block(node) || is_list(node))) {
         const double density = measures.link_density_with_self(node);

@@ -22,6 +22,7 @@ enum class BoilerplateKind : std::uint8_t {
     links,      // a line or a list made of links
     date_line,  // a short line that only dates the article
     figure,     // a figure or an element named for images: its words go, its images stay
+    contents,   // a table of contents: links to the page's own sections
 };
 [[nodiscard]] std::string_view boilerplate_kind_name(BoilerplateKind kind) noexcept;
 

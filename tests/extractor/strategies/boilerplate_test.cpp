@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "pith/dom.hpp"
@@ -151,6 +152,44 @@ TEST(Boilerplate, LinesAndListsMadeOfLinksGo) {
     EXPECT_FALSE(has(c.text, "Why deltas sink"));
     EXPECT_FALSE(has(c.text, "Coral reefs"));
     EXPECT_TRUE(has(c.text, "published openly")) << "prose with a link is not a link line";
+}
+
+TEST(Boilerplate, ATableOfContentsGoesWithItsLabel) {
+    const Cleaned c = clean("<h2>Contents</h2><ol><li><a href=\"#silt\">Where the silt settles</a></li>"
+                            "<li><a href=\"#dams\">What dams change</a><ol><li><a href=\"#sea\">The sea</a></li>"
+                            "</ol></li></ol>" +
+                            prose() + "<h2 id=\"silt\">Where the silt settles</h2>" + prose());
+    EXPECT_FALSE(has(c.text, "Contents"));
+    EXPECT_FALSE(has(c.text, "What dams change"));
+    EXPECT_TRUE(has(c.text, "Where the silt settles")) << "the heading the contents pointed at stays";
+    ASSERT_EQ(c.removed.size(), 2U);
+    EXPECT_EQ(c.removed[0].kind, "contents");
+    EXPECT_EQ(c.removed[1].kind, "label");
+    // Two links to the page's own sections are not a table of contents; nor
+    // is a list whose words are mostly not those links.
+    const Cleaned short_list = clean(prose() + "<ul><li><a href=\"#a\">Silt</a></li><li><a href=\"#b\">Sea</a>"
+                                               "</li></ul>");
+    EXPECT_TRUE(std::none_of(short_list.removed.begin(), short_list.removed.end(),
+                             [](const RemovedBlock& b) { return b.kind == "contents"; }));
+    const Cleaned notes = clean(prose() + "<ol><li>The survey of 1921, drawn by hand from the boats and corrected "
+                                          "each spring. <a href=\"#r1\">back</a></li><li>The gauges at the mouth, "
+                                          "read twice a day by the keepers. <a href=\"#r2\">back</a></li><li>The "
+                                          "harbour office's tide tables for every year since. <a href=\"#r3\">"
+                                          "back</a></li></ol>");
+    EXPECT_TRUE(has(notes.text, "drawn by hand")) << "footnotes link back, but are text";
+}
+
+TEST(Boilerplate, AJumpWithinThePageThatStandsAloneGoes) {
+    const Cleaned c = clean("<a class=\"skip\" href=\"#main\">Skip to main content</a>" + prose() +
+                            "<p><a href=\"#top\">Back to top</a></p>" +
+                            "<p>The survey's count<sup><a href=\"#n1\">1</a></sup> of the channels grew each year, "
+                            "as <a href=\"#maps\">the maps</a> show.</p>" +
+                            "<h2><a href=\"#gauges\">Gauges</a></h2>" + prose());
+    EXPECT_FALSE(has(c.text, "Skip to main content"));
+    EXPECT_FALSE(has(c.text, "Back to top"));
+    EXPECT_TRUE(has(c.text, "count1 of the channels")) << "a footnote's mark sits in its sentence";
+    EXPECT_TRUE(has(c.text, "as the maps show")) << "so does a link to a section";
+    EXPECT_TRUE(has(c.text, "Gauges")) << "a heading's own anchor is the heading";
 }
 
 TEST(Boilerplate, ASentenceThatLinksMostOfItsWordsIsStillProse) {
