@@ -192,6 +192,14 @@ TEST(Boilerplate, AJumpWithinThePageThatStandsAloneGoes) {
     EXPECT_TRUE(has(c.text, "Gauges")) << "a heading's own anchor is the heading";
 }
 
+TEST(Boilerplate, ASectionsIdThatIsItsHeadingNamesNoFurniture) {
+    const Cleaned c = clean(prose() + "<div class=\"section\" id=\"sharing-with-a-team\"><h2>Sharing with a "
+                                      "team</h2><p>Each crew keeps its own log of the channels.</p></div>" +
+                            prose() + "<div id=\"share-bar\"><h2>Sharing with a team</h2><p>Post this page.</p></div>");
+    EXPECT_TRUE(has(c.text, "Each crew keeps its own log")) << "the id is the heading's words";
+    EXPECT_FALSE(has(c.text, "Post this page")) << "an id that is not its heading still names a share bar";
+}
+
 TEST(Boilerplate, ASentenceThatLinksMostOfItsWordsIsStillProse) {
     const Cleaned c = clean(prose() +
                             "<p><a href=\"/ada\">Ada Lindqvist</a> took over from <a href=\"/ben\">Ben "
