@@ -88,9 +88,11 @@ bool id_is_own_heading(const Node* element) {
     return !id.empty() && word_runs(dom::inner_text(heading)) == id;
 }
 
-// The element's class names, modifiers left out, and its id (unless
-// `heading_id` is false and the id is its heading's words); lower case.
-std::string naming_words(const Node* element, bool heading_id = true) {
+// Whether naming_words counts an id that is the element's heading's words.
+enum class HeadingIds : std::uint8_t { count, ignore };
+
+// The element's class names, modifiers left out, and its id; lower case.
+std::string naming_words(const Node* element, HeadingIds heading_ids = HeadingIds::count) {
     std::string names;
     const std::string_view classes = class_name(element);
     for (std::size_t i = 0; i < classes.size();) {
@@ -100,7 +102,7 @@ std::string naming_words(const Node* element, bool heading_id = true) {
         }
         i = end + 1;
     }
-    if (heading_id || !id_is_own_heading(element)) {
+    if (heading_ids == HeadingIds::count || !id_is_own_heading(element)) {
         names.append(element->attr("id"));
     }
     return text::to_lower_ascii(names);
@@ -270,15 +272,21 @@ bool has_inline_neighbour(const Node* node) noexcept {
 // in a line of text; a heading's own anchor is the heading.
 bool is_in_page_jump(const Node* link, std::size_t length) {
     constexpr std::size_t kMaxJumpLength = 40;
+    // Wrappers looked through, and ancestors looked up for a heading: more
+    // than any page nests, few enough that a hostile page of deep chains of
+    // such links costs a bounded walk per link.
+    constexpr int kLevels = 64;
     if (!link->is(Tag::a) || length > kMaxJumpLength || !text::trim(link->attr("href")).starts_with('#')) {
         return false;
     }
     const Node* line = link;
-    while (line->parent != nullptr && line->parent->is_element() && is_inline_element(line->parent) &&
-           dom::inner_text_length(line->parent) == length) {
+    for (int i = 0; i < kLevels && line->parent != nullptr && line->parent->is_element() &&
+                    is_inline_element(line->parent) && dom::inner_text_length(line->parent) == length;
+         ++i) {
         line = line->parent;
     }
-    for (const Node* n = line->parent; n != nullptr && n->is_element(); n = n->parent) {
+    int looked = 0;
+    for (const Node* n = line->parent; n != nullptr && n->is_element() && looked < kLevels; n = n->parent, ++looked) {
         if (is_heading(n)) {
             return false;
         }
@@ -507,7 +515,7 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     // ("sharing-with-a-team"): that id does not make it furniture. (The
     // block model reads every name as written: it was fitted on them.)
     const bool named = (node->has_attr("class") || node->has_attr("id")) &&
-                       boilerplate_named(node, naming_words(node, false));
+                       boilerplate_named(node, naming_words(node, HeadingIds::ignore));
     if (named || node->is(Tag::nav) || node->is(Tag::template_) || node->is(Tag::aside)) {
         return BoilerplateKind::named;
     }
