@@ -363,9 +363,10 @@ std::size_t drop_unshown_text(dom::Document& doc, std::size_t body_length) {
         return measured++ >= kMaxMeasured || 3 * dom::inner_text_length(n) >= body_length;
     };
     for (Node* n = body != nullptr ? dom::next_element(body, body) : nullptr; n != nullptr;) {
-        const OffScreen how = is_undrawn_svg_text(n) ? OffScreen::for_screen_readers : off_screen(n);
-        const bool kept = how == OffScreen::no ||
-                          (how == OffScreen::by_utility_class && (is_alternative_panel(n) || holds_the_page(n)));
+        const OffScreen how = off_screen(n);
+        const bool kept = !is_undrawn_svg_text(n) &&
+                          (how == OffScreen::no ||
+                           (how == OffScreen::by_utility_class && (is_alternative_panel(n) || holds_the_page(n))));
         if (kept) {
             n = dom::next_element(n, body);
             continue;

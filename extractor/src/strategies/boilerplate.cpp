@@ -77,6 +77,10 @@ std::string word_runs(std::string_view text) {
 // Markdown renderers write ids: the author named the section, not the page's
 // furniture.
 bool id_is_own_heading(const Node* element) {
+    const std::string id = word_runs(element->attr("id"));
+    if (id.empty()) {
+        return false;
+    }
     const Node* heading = element->first_element_child();
     if (heading != nullptr && !is_heading(heading)) {
         heading = heading->first_element_child();
@@ -84,8 +88,7 @@ bool id_is_own_heading(const Node* element) {
     if (heading == nullptr || !is_heading(heading)) {
         return false;
     }
-    const std::string id = word_runs(element->attr("id"));
-    return !id.empty() && word_runs(dom::inner_text(heading)) == id;
+    return word_runs(dom::inner_text(heading)) == id;
 }
 
 // Whether naming_words counts an id that is the element's heading's words.
@@ -226,7 +229,7 @@ bool is_section_block(const Node* node) noexcept {
 // sections ("#install"), their text most of its text. Readability weighs
 // in-page links at 0.3, so that footnotes and a contents list do not sink an
 // article; the reader of the article has its headings already.
-bool is_table_of_contents(const Node* node, std::size_t length) {
+bool is_table_of_contents(const Node* node, std::size_t length, const Measures& measures) {
     constexpr std::size_t kMinEntries = 3;
     constexpr double kMinLinkedShare = 0.7;
     std::size_t entries = 0;
@@ -236,14 +239,30 @@ bool is_table_of_contents(const Node* node, std::size_t length) {
             n = dom::next_element(n, node);
             continue;
         }
-        const std::string_view href = text::trim(n->attr("href"));
-        if (href.size() > 1 && href.front() == '#') {
+        if (patterns::hash_url(text::trim(n->attr("href")))) {
             ++entries;
-            linked += dom::inner_text_length(n);
+            linked += measures.text(n);
         }
         n = dom::next_element(n, node, true);
     }
     return entries >= kMinEntries && static_cast<double>(linked) >= kMinLinkedShare * static_cast<double>(length);
+}
+
+template <std::size_t N>
+bool has_stem_from(std::string_view names, const text::NeedleSet<N>& stems) noexcept {
+    return stems.found_in(names);
+}
+
+// Whether `names` (naming_words(element)) or the element's classes name boilerplate.
+bool boilerplate_named(const Node* element, std::string_view names) {
+    return is_widget_class(class_name(element)) || has_stem_from(names, kBoilerplateStems) ||
+           has_word_from(names, kBoilerplateWords);
+}
+
+// names_boilerplate, with `heading_ids` saying whether a section's heading id counts.
+bool named_as_boilerplate(const Node* element, HeadingIds heading_ids) {
+    return (element->has_attr("class") || element->has_attr("id")) &&
+           boilerplate_named(element, naming_words(element, heading_ids));
 }
 
 // Whether a sibling beside `node` reads on the same line: text that is not
@@ -270,7 +289,7 @@ bool has_inline_neighbour(const Node* node) noexcept {
 // content", "Back to top" (a link to "#..." or "#", short, not in a heading,
 // with nothing beside it on its line). A footnote's mark or its way back sits
 // in a line of text; a heading's own anchor is the heading.
-bool is_in_page_jump(const Node* link, std::size_t length) {
+bool is_in_page_jump(const Node* link, std::size_t length, const Measures& measures) {
     constexpr std::size_t kMaxJumpLength = 40;
     // Wrappers looked through, and ancestors looked up for a heading: more
     // than any page nests, few enough that a hostile page of deep chains of
@@ -281,7 +300,7 @@ bool is_in_page_jump(const Node* link, std::size_t length) {
     }
     const Node* line = link;
     for (int i = 0; i < kLevels && line->parent != nullptr && line->parent->is_element() &&
-                    is_inline_element(line->parent) && dom::inner_text_length(line->parent) == length;
+                    is_inline_element(line->parent) && measures.text(line->parent) == length;
          ++i) {
         line = line->parent;
     }
@@ -499,8 +518,6 @@ std::string_view boilerplate_kind_name(BoilerplateKind kind) noexcept {
 
 namespace {
 
-bool boilerplate_named(const Node* element, std::string_view names);
-
 // What `node` is, when it holds at most `max_removed` UTF-16 units of text
 // (figcaptions always count).
 BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t max_removed, bool links) {
@@ -514,9 +531,8 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     // A section whose id is its heading's words is named by its author
     // ("sharing-with-a-team"): that id does not make it furniture. (The
     // block model reads every name as written: it was fitted on them.)
-    const bool named = (node->has_attr("class") || node->has_attr("id")) &&
-                       boilerplate_named(node, naming_words(node, HeadingIds::ignore));
-    if (named || node->is(Tag::nav) || node->is(Tag::template_) || node->is(Tag::aside)) {
+    if (named_as_boilerplate(node, HeadingIds::ignore) || node->is(Tag::nav) || node->is(Tag::template_) ||
+        node->is(Tag::aside)) {
         return BoilerplateKind::named;
     }
     constexpr std::size_t kMaxCaptionLength = 300;
@@ -526,10 +542,10 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     if (!links) {
         return BoilerplateKind::none;
     }
-    if (length > 0 && is_list(node) && is_table_of_contents(node, length)) {
+    if (length > 0 && is_list(node) && is_table_of_contents(node, length, measures)) {
         return BoilerplateKind::contents;
     }
-    if (length > 0 && is_in_page_jump(node, length)) {
+    if (length > 0 && is_in_page_jump(node, length, measures)) {
         return BoilerplateKind::links;
     }
     if (length > 0 && (is_line_block(node) || is_list(node))) {
@@ -652,24 +668,7 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article, bool links) {
     return removed;
 }
 
-namespace {
-
-template <std::size_t N>
-bool has_stem_from(std::string_view names, const text::NeedleSet<N>& stems) noexcept {
-    return stems.found_in(names);
-}
-
-// Whether `names` (naming_words(element)) or the element's classes name boilerplate.
-bool boilerplate_named(const Node* element, std::string_view names) {
-    return is_widget_class(class_name(element)) || has_stem_from(names, kBoilerplateStems) ||
-           has_word_from(names, kBoilerplateWords);
-}
-
-}  // namespace
-
-bool names_boilerplate(const Node* element) {
-    return (element->has_attr("class") || element->has_attr("id")) && boilerplate_named(element, naming_words(element));
-}
+bool names_boilerplate(const Node* element) { return named_as_boilerplate(element, HeadingIds::count); }
 
 namespace {
 
