@@ -1560,6 +1560,9 @@ void choose_title(Article& article, const Metadata& metadata, int model_fold) {
             }
             article.title_candidates.push_back({candidate.text, candidate.source, score, std::move(features)});
         }
+        // A soft hyphen the page put in its headline is no part of the
+        // title's words, as it is none of the article's.
+        article.title = text::without_invisible(*article.title);
     } else if (article.title) {
         sources.title = metadata.headline ? metadata.headline->source : "readability";
     }

@@ -578,38 +578,10 @@ void remove_ruby_annotations(Node* article) {
 }
 
 void remove_invisible_characters(dom::Document& doc, Node* article) {
-    constexpr std::string_view kInvisible[] = {"\u00AD", "\u200B", "\u2060", "\uFEFF"};
-    const auto invisible_at = [&](std::string_view text, std::size_t i) -> std::size_t {
-        for (std::string_view c : kInvisible) {
-            if (text.substr(i, c.size()) == c) {
-                return c.size();
-            }
-        }
-        return 0;
-    };
-    std::string stripped;
     for (Node* n = article; n != nullptr; n = dom::next_node(n, article)) {
-        if (!n->is_text()) {
-            continue;
+        if (n->is_text() && text::has_invisible(n->data)) {
+            n->data = doc.arena().copy(text::without_invisible(n->data));
         }
-        const std::string_view text = n->data;
-        // Every invisible character starts with one of these lead bytes.
-        std::size_t i = text.find_first_of("\xC2\xE2\xEF");
-        while (i != std::string_view::npos && invisible_at(text, i) == 0) {
-            i = text.find_first_of("\xC2\xE2\xEF", i + 1);
-        }
-        if (i == std::string_view::npos) {
-            continue;
-        }
-        stripped.assign(text.substr(0, i));
-        while (i < text.size()) {
-            if (const std::size_t skip = invisible_at(text, i); skip != 0) {
-                i += skip;
-            } else {
-                stripped.push_back(text[i++]);
-            }
-        }
-        n->data = doc.arena().copy(stripped);
     }
 }
 

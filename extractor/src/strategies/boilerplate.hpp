@@ -54,10 +54,7 @@ struct ElementNames {
 [[nodiscard]] ElementNames element_names(const dom::Node* element);
 
 // Removes the characters that only guide line breaking from the article's
-// text: soft hyphens (U+00AD), zero-width spaces (U+200B), word joiners
-// (U+2060) and zero-width no-break spaces (U+FEFF). A page that hyphenates
-// "Ge\u00ADwürz" shows "Gewürz"; a search index or a language model that gets
-// the hyphen sees two fragments. Changed text is copied into `doc`'s arena:
+// text (text::without_invisible). Changed text is copied into `doc`'s arena:
 // text nodes may view memory that other copies share.
 void remove_invisible_characters(dom::Document& doc, dom::Node* article);
 

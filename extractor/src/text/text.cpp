@@ -82,6 +82,49 @@ std::string_view trim(std::string_view s) noexcept {
     return s.substr(begin, end - begin);
 }
 
+namespace {
+
+// The length of the invisible character at `s[i]`, 0 when there is none.
+std::size_t invisible_at(std::string_view s, std::size_t i) noexcept {
+    constexpr std::string_view kInvisible[] = {"\u00AD", "\u200B", "\u2060", "\uFEFF"};
+    for (const std::string_view c : kInvisible) {
+        if (s.substr(i, c.size()) == c) {
+            return c.size();
+        }
+    }
+    return 0;
+}
+
+// The first invisible character of `s`, npos when there is none. Every one
+// starts with one of these lead bytes.
+std::size_t first_invisible(std::string_view s) noexcept {
+    std::size_t i = s.find_first_of("\xC2\xE2\xEF");
+    while (i != std::string_view::npos && invisible_at(s, i) == 0) {
+        i = s.find_first_of("\xC2\xE2\xEF", i + 1);
+    }
+    return i;
+}
+
+}  // namespace
+
+bool has_invisible(std::string_view s) noexcept { return first_invisible(s) != std::string_view::npos; }
+
+std::string without_invisible(std::string_view s) {
+    std::size_t i = first_invisible(s);
+    if (i == std::string_view::npos) {
+        return std::string(s);
+    }
+    std::string out(s.substr(0, i));
+    while (i < s.size()) {
+        if (const std::size_t skip = invisible_at(s, i); skip != 0) {
+            i += skip;
+        } else {
+            out.push_back(s[i++]);
+        }
+    }
+    return out;
+}
+
 std::string collapse_runs(std::string_view s) {
     std::string out;
     out.reserve(s.size());

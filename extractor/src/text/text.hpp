@@ -64,6 +64,15 @@ namespace pith::text {
 // s.replace(/\s{2,}/g, " "): runs of two or more white space become one space.
 [[nodiscard]] std::string collapse_runs(std::string_view s);
 
+// Whether `s` holds a character that only guides line breaking: a soft
+// hyphen (U+00AD), a zero-width space (U+200B), a word joiner (U+2060) or a
+// zero-width no-break space (U+FEFF). A page that hyphenates "Ge\u00ADwürz"
+// shows "Gewürz"; a search index or a language model that gets the hyphen
+// sees two fragments.
+[[nodiscard]] bool has_invisible(std::string_view s) noexcept;
+// `s` without those characters.
+[[nodiscard]] std::string without_invisible(std::string_view s);
+
 // ASCII lowercase copy (class names, ids, attribute values compared /i).
 [[nodiscard]] std::string to_lower_ascii(std::string_view s);
 [[nodiscard]] bool iequals_ascii(std::string_view a, std::string_view b) noexcept;

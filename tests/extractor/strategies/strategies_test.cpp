@@ -176,7 +176,8 @@ TEST(Strategies, AutoRemovesBoilerplateThatReadabilityKeeps) {
 
 TEST(Strategies, AutoTakesOutTheCharactersThatOnlyGuideLineBreaks) {
     // "del\u00ADta" with a soft hyphen, "sedi\u200Bment" with a zero-width space.
-    const std::string page = "<html><body><article>" + paragraphs(6, "river") +
+    const std::string page = "<html><head><title>How a Del\u00ADta Grows</title></head><body><article>"
+                             "<h1>How a Del\u00ADta Grows</h1>" + paragraphs(6, "river") +
                              "<p>The del\u00ADta grows as the sedi\u200Bment settles out of the slow water, layer "
                              "on layer, year on year, as every survey of the river has shown.</p>"
                              "</article></body></html>";
@@ -185,6 +186,8 @@ TEST(Strategies, AutoTakesOutTheCharactersThatOnlyGuideLineBreaks) {
     EXPECT_NE(readability.text_content.find("del\u00ADta"), std::string::npos) << "readability stays Readability";
     EXPECT_NE(automatic.text_content.find("The delta grows as the sediment settles"), std::string::npos);
     EXPECT_EQ(automatic.content.find("\u00AD"), std::string::npos);
+    EXPECT_EQ(automatic.title, "How a Delta Grows");
+    EXPECT_EQ(readability.title, "How a Del\u00ADta Grows");
 }
 
 // Parsed with scripting off, "<noscript><div></noscript>" leaves the noscript

@@ -129,5 +129,17 @@ TEST(Text, AppendUtf8EncodesEveryLength) {
     EXPECT_EQ(out, "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
 }
 
+TEST(Text, WithoutInvisibleDropsOnlyTheLineBreakingHints) {
+    // Soft hyphen, zero-width space, word joiner, zero-width no-break space.
+    EXPECT_EQ(without_invisible("del\u00ADta sedi\u200Bment\u2060 \uFEFFriver"), "delta sediment river");
+    EXPECT_TRUE(has_invisible("del\u00ADta"));
+    // Characters that share their lead bytes stay: a no-break space, an em
+    // dash, a zero-width non-joiner (which shapes scripts), the euro sign.
+    const std::string kept = "a\u00A0b\u2014c\u200Cd\u20AC\uFE0F";
+    EXPECT_FALSE(has_invisible(kept));
+    EXPECT_EQ(without_invisible(kept), kept);
+    EXPECT_EQ(without_invisible(""), "");
+}
+
 }  // namespace
 }  // namespace pith::text
