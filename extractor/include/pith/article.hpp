@@ -88,14 +88,14 @@ struct StrategyOutcome {
     bool kept = false;             // the one auto returned
 };
 
-inline constexpr std::size_t kJudgeFeatureCount = 26;
+inline constexpr std::size_t kJudgeFeatureCount = 28;
 [[nodiscard]] std::span<const std::string_view, kJudgeFeatureCount> judge_feature_names() noexcept;
 
 // The signals the confidence models read (confidence/confidence_model.inc,
 // fitted by bench/fit/fit_confidence.py), by name. auto's own (the agreement
 // of its strategies, what its judge read and predicted, the candidate it
 // kept) are 0 for the other strategies.
-inline constexpr std::size_t kConfidenceFeatureCount = 50;
+inline constexpr std::size_t kConfidenceFeatureCount = 53;
 [[nodiscard]] std::span<const std::string_view, kConfidenceFeatureCount> confidence_feature_names() noexcept;
 
 // A site rule's part in one extraction.
@@ -236,6 +236,10 @@ struct Article {
     std::vector<double> judge_features;
     std::optional<double> region_gain;
     std::optional<double> cleaned_region_gain;
+    // auto only: the word F1 the block model expects of the candidate
+    // returned (its text weighed by the probability that its block of the
+    // region is content); none when the region was not a candidate.
+    std::optional<double> answer_block_f1;
     // What the confidence was computed from, by confidence_feature_names();
     // empty when there is no article.
     std::vector<double> confidence_features;

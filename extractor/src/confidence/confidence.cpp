@@ -19,7 +19,7 @@ enum Feature : std::size_t {
     repeated_line_share, log_words_per_line,
     judge_first,  // then the judge's features after its page-type probabilities
     region_gain = judge_first + kJudgeFeatureCount - kPageTypeCount, cleaned_region_gain, kept_region,
-    kept_cleaned_region, feature_end,
+    kept_cleaned_region, answer_block_f1, feature_end,
 };
 static_assert(feature_end == kConfidenceFeatureCount, "kConfidenceFeatureCount is the features' number");
 
@@ -50,11 +50,13 @@ constexpr std::array<std::string_view, kConfidenceFeatureCount> kFeatureNames = 
     "judge_cleaned_to_region", "judge_article_in_region", "judge_article_in_cleaned", "judge_article_links",
     "judge_region_links", "judge_cleaned_links", "judge_article_blocks_to_region", "judge_cleaned_blocks_to_region",
     "judge_readability_in_fitness", "judge_fitness_in_readability", "judge_fitness_kept", "judge_region_is_main",
-    "judge_whole_to_region", "judge_repeated_share", "judge_prose_share",
+    "judge_whole_to_region", "judge_repeated_share", "judge_prose_share", "judge_region_block_gain",
+    "judge_cleaned_block_gain",
     "region_gain",          // auto: the gain in word F1 the judge predicted for the pruned region
     "cleaned_region_gain",  // auto: and for the cleaned one
     "kept_region",          // auto: 0 or 1, the candidate returned
     "kept_cleaned_region",  // auto: 0 or 1
+    "answer_block_f1",      // auto: the word F1 the block model expects of the answer
 };
 
 namespace confidence_model {
@@ -126,6 +128,7 @@ ConfidenceFeatures confidence_features(const ConfidenceInputs& in) noexcept {
         f[cleaned_region_gain] = in.cleaned_region_gain;
         f[kept_region] = in.kept_region ? 1.0 : 0.0;
         f[kept_cleaned_region] = in.kept_cleaned_region ? 1.0 : 0.0;
+        f[answer_block_f1] = in.answer_block_f1;
     }
     return f;
 }

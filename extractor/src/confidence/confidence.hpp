@@ -60,6 +60,7 @@ struct ConfidenceInputs {
     double cleaned_region_gain = 0.0;
     bool kept_region = false;          // the candidate auto returned
     bool kept_cleaned_region = false;
+    double answer_block_f1 = 0.0;      // what the block model expects of it, 0 when the region was no candidate
 };
 
 using ConfidenceFeatures = std::array<double, kConfidenceFeatureCount>;

@@ -79,6 +79,27 @@ ArticleProfile profile_of(const dom::Node* article, std::span<dom::Node* const> 
     return profile;
 }
 
+// The word F1 the block model expects of a candidate: its text's bytes
+// weighed by the probability that their block of the region is content
+// (PrunePlan::text_probabilities), against the region's content so weighed.
+// Precision is that sum over the candidate's bytes, recall over the region's
+// weighed bytes; text outside the region counts as furniture.
+double expected_f1(const ArticleProfile& candidate, std::span<const std::pair<const char*, float>> probabilities,
+                   double content_bytes) {
+    double expected = 0.0;
+    auto in_region = probabilities.begin();
+    for (const auto& [data, bytes] : candidate.texts) {
+        while (in_region != probabilities.end() && in_region->first < data) {
+            ++in_region;
+        }
+        if (in_region != probabilities.end() && in_region->first == data) {
+            expected += static_cast<double>(in_region->second) * static_cast<double>(bytes);
+        }
+    }
+    const double both = static_cast<double>(candidate.text_bytes) + content_bytes;
+    return both > 0.0 ? 2.0 * expected / both : 0.0;
+}
+
 // The share of `a`'s text (in bytes) that `b` holds too.
 double share_held(const ArticleProfile& a, const ArticleProfile& b) {
     if (a.text_bytes == 0) {
@@ -227,6 +248,8 @@ struct RegionFacts {
     std::size_t whole_bytes = 0;   // its text before pruning
     double repeated_share = 0.0;   // PrunePlan's (strategies/blocks.hpp)
     double prose_share = 0.0;
+    std::vector<std::pair<const char*, float>> text_probabilities;  // PrunePlan's
+    double content_bytes = 0.0;
 };
 
 // The candidate auto returns when the page type was forced or no judge was
@@ -262,11 +285,24 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice,
     in.whole_region_bytes = facts.whole_bytes;
     in.repeated_share = facts.repeated_share;
     in.prose_share = facts.prose_share;
+    const auto expected = [&](const ArticleProfile& candidate) {
+        return expected_f1(candidate, facts.text_probabilities, facts.content_bytes);
+    };
+    in.article_block_f1 = choice.profile ? expected(*choice.profile) : 0.0;
+    in.region_block_f1 = expected(whole);
+    in.cleaned_block_f1 = expected(clean);
+    // The candidate returned, with what the block model expects of it.
+    const auto expected_of = [&](Candidate pick) {
+        article.answer_block_f1 = pick == Candidate::region    ? in.region_block_f1
+                                  : pick == Candidate::cleaned ? in.cleaned_block_f1
+                                                               : in.article_block_f1;
+        return pick;
+    };
     const JudgeFeatures features = judge_features(in);
     article.judge_features.assign(features.begin(), features.end());
     if (!region) {
         article.decision += "; the main region was too short to be the answer";
-        return Candidate::article;
+        return expected_of(Candidate::article);
     }
     // Pruning can leave nothing of a region with text; the cleaned region
     // then stands in for it.
@@ -276,7 +312,7 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice,
         article.decision = region_or_cleaned == Candidate::region
                                ? "region kept: neither strategy found an article"
                                : "cleaned region kept: neither strategy found an article, pruning left nothing";
-        return region_or_cleaned;
+        return expected_of(region_or_cleaned);
     }
     const std::string type(page_type_name(input.page_type));
     const std::optional<JudgeVerdict> verdict = input.page_type_forced ? std::nullopt : judge(features, input.model_fold);
@@ -287,7 +323,7 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice,
                            : pick == Candidate::cleaned ? "cleaned region kept: a " + type + " page's content is "
                                                           "its main region without boilerplate"
                                                         : article.decision + "; a " + type + " page's content is its article";
-        return pick;
+        return expected_of(pick);
     }
     article.region_gain = verdict->region_gain;
     article.cleaned_region_gain = verdict->cleaned_gain;
@@ -309,11 +345,11 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice,
     if (const double needed = kArticleMargin * p_article;
         verdict->region_gain <= needed && verdict->cleaned_gain <= needed) {
         article.decision += "; " + predicted;
-        return Candidate::article;
+        return expected_of(Candidate::article);
     }
     const Candidate pick = verdict->region_gain >= verdict->cleaned_gain ? region_or_cleaned : Candidate::cleaned;
     article.decision = (pick == Candidate::region ? "region kept: " : "cleaned region kept: ") + predicted;
-    return pick;
+    return expected_of(pick);
 }
 
 enum class RegionForm { whole, pruned, cleaned };
@@ -374,6 +410,8 @@ std::optional<std::pair<RegionCandidate, RegionCandidate>> measure_regions(const
         whole.facts.whole_bytes = whole.profile->text_bytes + plan.removed_bytes;
         whole.facts.repeated_share = plan.repeated_share;
         whole.facts.prose_share = plan.prose_share;
+        whole.facts.text_probabilities = std::move(plan.text_probabilities);
+        whole.facts.content_bytes = plan.content_bytes;
         cleaned.pass_index = whole.pass_index;
         cleaned.facts = whole.facts;
         cleaned.removed = remove_boilerplate(run.chosen->content);

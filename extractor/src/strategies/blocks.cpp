@@ -421,6 +421,7 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
     PrunePlan plan;
     const models::Forest forest = block_forest(fold);
     std::vector<bool> removed(s.blocks.size(), false);
+    std::vector<float> content_probability(s.blocks.size(), 0.0F);
     std::vector<std::uint32_t> item(s.blocks.size());
     double total = 0.0;
     BlockFeatures x{};
@@ -435,7 +436,9 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
         const double threshold = x[kListingOrCollection] >= block_model::kGridProbability
                                      ? block_model::kGridThreshold
                                      : block_model::kThreshold;
-        removed[block] = probability(forest, x) < threshold;
+        const double p = probability(forest, x);
+        content_probability[block] = static_cast<float>(p);
+        removed[block] = p < threshold;
     }
     if (page_type_probabilities[static_cast<std::size_t>(PageType::forum)] >= 0.5) {
         keep_item_labels(s, item, removed);
@@ -444,6 +447,12 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
         plan.repeated_share /= total;
         plan.prose_share /= total;
     }
+    plan.text_probabilities.reserve(s.texts.size());
+    for (const auto& [text, block] : s.texts) {
+        plan.text_probabilities.emplace_back(text->data.data(), content_probability[block]);
+        plan.content_bytes += static_cast<double>(content_probability[block]) * static_cast<double>(text->data.size());
+    }
+    std::sort(plan.text_probabilities.begin(), plan.text_probabilities.end());
     std::vector<Node*> removed_texts;
     for (const auto& [text, block] : s.texts) {
         if (removed[block]) {

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pith/article.hpp"
@@ -52,6 +53,12 @@ struct PrunePlan {
     // auto's profiles count them: the region's text before pruning is its
     // pruned profile's plus these.
     std::size_t removed_bytes = 0;
+    // Each text node's data, with the probability that its block is content,
+    // sorted by the data's address: the region's copies and the articles'
+    // view the same text at the same address (auto.cpp), so what the model
+    // reads of the region can be summed over any candidate's text.
+    std::vector<std::pair<const char*, float>> text_probabilities;
+    double content_bytes = 0.0;  // the region's bytes of text weighed by those probabilities
 };
 [[nodiscard]] PrunePlan furniture_blocks(dom::Node* content,
                                          const std::array<double, kPageTypeCount>& page_type_probabilities, int fold);

@@ -16,7 +16,7 @@ enum Feature : std::size_t {
     article_length, region_length, cleaned_length, article_to_region, cleaned_to_region, article_in_region,
     article_in_cleaned, article_links, region_links, cleaned_links, article_blocks_to_region,
     cleaned_blocks_to_region, readability_in_fitness, fitness_in_readability, fitness_kept, region_is_main,
-    whole_to_region, repeated_share, prose_share, feature_end,
+    whole_to_region, repeated_share, prose_share, region_block_gain, cleaned_block_gain, feature_end,
 };
 static_assert(feature_end == kJudgeFeatureCount, "kJudgeFeatureCount is the judge's features' number");
 
@@ -25,7 +25,8 @@ constexpr std::array<std::string_view, kJudgeFeatureCount> kNames{
     "article_length", "region_length", "cleaned_length", "article_to_region", "cleaned_to_region",
     "article_in_region", "article_in_cleaned", "article_links", "region_links", "cleaned_links",
     "article_blocks_to_region", "cleaned_blocks_to_region", "readability_in_fitness", "fitness_in_readability",
-    "fitness_kept", "region_is_main", "whole_to_region", "repeated_share", "prose_share"};
+    "fitness_kept", "region_is_main", "whole_to_region", "repeated_share", "prose_share", "region_block_gain",
+    "cleaned_block_gain"};
 
 namespace judge_model {
 #include "strategies/judge_model.inc"
@@ -74,6 +75,8 @@ JudgeFeatures judge_features(const JudgeInput& in) noexcept {
     f[whole_to_region] = capped_ratio(in.whole_region_bytes, in.region.text_bytes);
     f[repeated_share] = in.repeated_share;
     f[prose_share] = in.prose_share;
+    f[region_block_gain] = in.region_block_f1 - in.article_block_f1;
+    f[cleaned_block_gain] = in.cleaned_block_f1 - in.article_block_f1;
     return f;
 }
 

@@ -42,6 +42,11 @@ struct JudgeInput {
     std::size_t whole_region_bytes = 0;  // the region before pruning
     double repeated_share = 0.0;         // PrunePlan's (strategies/blocks.hpp)
     double prose_share = 0.0;
+    // The word F1 the block model expects of each candidate (auto.cpp); the
+    // judge reads how much more it expects of each region than of the article.
+    double article_block_f1 = 0.0;
+    double region_block_f1 = 0.0;
+    double cleaned_block_f1 = 0.0;
 };
 
 [[nodiscard]] JudgeFeatures judge_features(const JudgeInput& in) noexcept;

@@ -132,5 +132,45 @@ TEST(PruneBlocks, AnElementLeftWithoutTextGoesWhole) {
     EXPECT_EQ(region->first_element_child()->attr("class"), "entry-content");
 }
 
+// What the model reads of each text, for auto's judge: every text of the
+// region once, by its data's address, the menu's items less likely content
+// than the article's prose, and the weighed bytes their sum.
+TEST(PruneBlocks, EveryTextHasItsBlocksProbability) {
+    std::string links;
+    for (int i = 1; i <= 20; ++i) {
+        links += "<li><a href=\"/c/" + std::to_string(i) + "\">Category " + std::to_string(i) + "</a></li>";
+    }
+    dom::Document doc = test::parse_or_fail(
+        "<div id=r><ul class=\"sidebar-menu\">" + links +
+        "</ul><div class=\"entry-content\"><p>The article's one paragraph, long enough to be read as prose by anyone "
+        "who looks at it, with a second clause that ends the sentence.</p></div></div>");
+    dom::Node* region = doc.body()->first_child;
+    const PrunePlan plan = furniture_blocks(region, an_article(), -1);
+    ASSERT_EQ(plan.text_probabilities.size(), 21U);
+    EXPECT_TRUE(std::is_sorted(plan.text_probabilities.begin(), plan.text_probabilities.end()));
+    const auto probability_of = [&](const dom::Node* text) {
+        const auto it = std::lower_bound(plan.text_probabilities.begin(), plan.text_probabilities.end(),
+                                         std::pair<const char*, float>{text->data.data(), -1.0F});
+        EXPECT_NE(it, plan.text_probabilities.end());
+        EXPECT_EQ(it->first, text->data.data());
+        return static_cast<double>(it->second);
+    };
+    double weighed = 0.0;
+    double menu = 0.0;   // the menu item most likely content
+    double prose = 0.0;
+    for (const dom::Node* n = region; n != nullptr; n = dom::next_node(n, region)) {
+        if (n->is_text()) {
+            const double p = probability_of(n);
+            EXPECT_GE(p, 0.0);
+            EXPECT_LE(p, 1.0);
+            weighed += p * static_cast<double>(n->data.size());
+            double& most = n->parent->is(dom::Tag::p) ? prose : menu;
+            most = std::max(most, p);
+        }
+    }
+    EXPECT_NEAR(plan.content_bytes, weighed, 1e-3);
+    EXPECT_GT(prose, menu);
+}
+
 }  // namespace
 }  // namespace pith::extract

@@ -8,6 +8,7 @@
 
 #include "pith/extract.hpp"
 #include "survey_prose.hpp"
+#include "feature_named.hpp"
 #include "strategies/strategy.hpp"
 #include "parse_or_fail.hpp"
 
@@ -121,6 +122,16 @@ TEST(Strategies, AutoShowsEachStrategyAndWhyItKeptOne) {
     }
     EXPECT_EQ(kept, 1);
     EXPECT_EQ(article.judge_features.size(), pith::extract::kJudgeFeatureCount);
+    // The region is the article and the nav: the block model expects as much
+    // of the article as of either region, and most of what it expects.
+    const auto judge_read = [&](std::string_view name) {
+        return pith::test::feature_named(article.judge_features, pith::extract::judge_feature_names(), name);
+    };
+    EXPECT_NEAR(judge_read("region_block_gain"), 0.0, 0.05);
+    EXPECT_NEAR(judge_read("cleaned_block_gain"), 0.0, 0.05);
+    ASSERT_TRUE(article.answer_block_f1.has_value());
+    EXPECT_GT(*article.answer_block_f1, 0.8);
+    EXPECT_LE(*article.answer_block_f1, 1.0);
     EXPECT_TRUE(article.region_gain.has_value());  // the judge ran: no page type was forced
     EXPECT_TRUE(article.cleaned_region_gain.has_value());
     for (const auto& outcome : article.strategies) {
