@@ -79,25 +79,20 @@ ArticleProfile profile_of(const dom::Node* article, std::span<dom::Node* const> 
     return profile;
 }
 
-// The word F1 the block model expects of a candidate: its text's bytes
-// weighed by the probability that their block of the region is content
-// (PrunePlan::text_probabilities), against the region's content so weighed.
-// Precision is that sum over the candidate's bytes, recall over the region's
-// weighed bytes; text outside the region counts as furniture.
-double expected_f1(const ArticleProfile& candidate, std::span<const std::pair<const char*, float>> probabilities,
-                   double content_bytes) {
-    double expected = 0.0;
-    auto in_region = probabilities.begin();
-    for (const auto& [data, bytes] : candidate.texts) {
-        while (in_region != probabilities.end() && in_region->first < data) {
-            ++in_region;
+// Calls visit(bytes, value) for each text of `profile` that `by_data` (pairs
+// of a text's data and a value, sorted by data, as profiles are) holds too.
+template <class Value, class Visit>
+void for_each_held(const ArticleProfile& profile, std::span<const std::pair<const char*, Value>> by_data,
+                   Visit visit) {
+    auto it = by_data.begin();
+    for (const auto& [data, bytes] : profile.texts) {
+        while (it != by_data.end() && it->first < data) {
+            ++it;
         }
-        if (in_region != probabilities.end() && in_region->first == data) {
-            expected += static_cast<double>(in_region->second) * static_cast<double>(bytes);
+        if (it != by_data.end() && it->first == data) {
+            visit(bytes, it->second);
         }
     }
-    const double both = static_cast<double>(candidate.text_bytes) + content_bytes;
-    return both > 0.0 ? 2.0 * expected / both : 0.0;
 }
 
 // The share of `a`'s text (in bytes) that `b` holds too.
@@ -106,16 +101,25 @@ double share_held(const ArticleProfile& a, const ArticleProfile& b) {
         return 0.0;
     }
     std::size_t shared = 0;
-    auto in_b = b.texts.begin();
-    for (const auto& [data, bytes] : a.texts) {
-        while (in_b != b.texts.end() && in_b->first < data) {
-            ++in_b;
-        }
-        if (in_b != b.texts.end() && in_b->first == data) {
-            shared += std::min(bytes, in_b->second);
-        }
-    }
+    for_each_held<std::size_t>(a, b.texts, [&](std::size_t bytes, std::size_t b_bytes) {
+        shared += std::min(bytes, b_bytes);
+    });
     return static_cast<double>(shared) / static_cast<double>(a.text_bytes);
+}
+
+// The word F1 the block model expects of a candidate: its text's bytes
+// weighed by the probability that their block of the region is content
+// (PrunePlan::text_probabilities), against the region's content so weighed.
+// Precision is that sum over the candidate's bytes, recall over the region's
+// weighed bytes; text outside the region counts as furniture.
+double expected_f1(const ArticleProfile& candidate, std::span<const std::pair<const char*, float>> probabilities,
+                   double content_bytes) {
+    double expected = 0.0;
+    for_each_held<float>(candidate, probabilities, [&](std::size_t bytes, float probability) {
+        expected += static_cast<double>(probability) * static_cast<double>(bytes);
+    });
+    const double both = static_cast<double>(candidate.text_bytes) + content_bytes;
+    return both > 0.0 ? 2.0 * expected / both : 0.0;
 }
 
 StrategyOutcome outcome_of(Strategy strategy, const StrategyRun& run, const std::vector<PassDiagnostics>& passes) {
