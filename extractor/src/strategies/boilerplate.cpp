@@ -451,6 +451,23 @@ void remove_with_label(Node* node, std::string_view kind, double link_density, s
     }
 }
 
+// Whether `node` holds the article's first words: a label line that does
+// holds all that is left, and announces nothing but itself (a thread's one
+// post is its title).
+bool holds_first_words(const Node* node, const Node* article) {
+    for (const Node* n = article; n != nullptr; n = dom::next_node(n, article)) {
+        if (n->is_text() && !text::is_blank(n->data)) {
+            for (const Node* up = n->parent; up != nullptr && up != article; up = up->parent) {
+                if (up == node) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+    return false;
+}
+
 // The label line that holds the article's last words, if one does.
 Node* last_label(Node* article) {
     // Backwards in document order from the article's last node: the walk
@@ -633,7 +650,8 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article, bool links) {
         node = next;
     }
     remove_date_lines(article, measures, removed);
-    for (Node* label = last_label(article); label != nullptr; label = last_label(article)) {
+    for (Node* label = last_label(article); label != nullptr && !holds_first_words(label, article);
+         label = last_label(article)) {
         removed.push_back(record("label", label));
         dom::detach(label);
     }

@@ -74,6 +74,20 @@ TEST(Boilerplate, NamedFurnitureGoesWithTheLabelThatAnnouncedIt) {
     EXPECT_EQ(c.removed[1].excerpt, "Read next");
 }
 
+// A heading left at the article's end announced what was removed after it,
+// and goes; one that holds the article's first words is all that is left.
+TEST(Boilerplate, ALabelLeftAtTheEndGoesUnlessItIsAllThereIs) {
+    const Cleaned ending = clean(prose() + "<h3>More from the newsroom</h3>");
+    EXPECT_FALSE(has(ending.text, "More from the newsroom"));
+    EXPECT_TRUE(has(ending.text, "Rivers carry the land"));
+    ASSERT_FALSE(ending.removed.empty());
+    EXPECT_EQ(ending.removed.back().kind, "label");
+
+    const Cleaned headings = clean("<h2>Test case one</h2><img src=\"a.jpg\"><h2>Test case two</h2>"
+                                   "<img src=\"b.jpg\">");
+    EXPECT_TRUE(has(headings.text, "Test case one")) << headings.text;
+}
+
 TEST(Boilerplate, AFigcaptionOutsideAFigureGoesToo) {
     const Cleaned c = clean(prose() + "<figcaption>A delta from above</figcaption>");
     EXPECT_FALSE(has(c.text, "A delta from above"));
