@@ -417,7 +417,6 @@ std::optional<std::pair<RegionCandidate, RegionCandidate>> measure_regions(const
         whole.facts.text_probabilities = std::move(plan.text_probabilities);
         whole.facts.content_bytes = plan.content_bytes;
         cleaned.pass_index = whole.pass_index;
-        cleaned.facts = whole.facts;
         cleaned.removed = remove_boilerplate(run.chosen->content);
         cleaned.outcome.text_length = dom::inner_text_length(run.chosen->content);
         cleaned.profile = profile_of(run.chosen->content);

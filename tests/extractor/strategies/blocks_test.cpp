@@ -109,16 +109,21 @@ TEST(PruneBlocks, KeepsThePostsAndDropsTheChrome) {
     EXPECT_EQ(text.find("Share on"), std::string::npos) << text;
 }
 
-TEST(PruneBlocks, AnElementLeftWithoutTextGoesWhole) {
+// A region of a sidebar menu of 20 linked categories, then an article's
+// prose paragraph and `more` after it.
+std::string menu_and_article(const std::string& more) {
     std::string links;
     for (int i = 1; i <= 20; ++i) {
         links += "<li><a href=\"/c/" + std::to_string(i) + "\">Category " + std::to_string(i) + "</a></li>";
     }
-    dom::Document doc = test::parse_or_fail(
-        "<div id=r><ul class=\"sidebar-menu\">" + links +
-        "</ul><div class=\"entry-content\"><p>The article's one paragraph, long enough to be read as prose by anyone "
-        "who looks at it, with a second clause that ends the sentence.</p><p>And a second paragraph that goes on "
-        "with the story for a while before it ends.</p></div></div>");
+    return "<div id=r><ul class=\"sidebar-menu\">" + links +
+           "</ul><div class=\"entry-content\"><p>The article's one paragraph, long enough to be read as prose by "
+           "anyone who looks at it, with a second clause that ends the sentence.</p>" + more + "</div></div>";
+}
+
+TEST(PruneBlocks, AnElementLeftWithoutTextGoesWhole) {
+    dom::Document doc = test::parse_or_fail(menu_and_article("<p>And a second paragraph that goes on with the story "
+                                                             "for a while before it ends.</p>"));
     dom::Node* region = doc.body()->first_child;
     const PrunePlan plan = furniture_blocks(region, an_article(), -1);
     ASSERT_FALSE(plan.remove.empty());
@@ -136,14 +141,7 @@ TEST(PruneBlocks, AnElementLeftWithoutTextGoesWhole) {
 // region once, by its data's address, the menu's items less likely content
 // than the article's prose, and the weighed bytes their sum.
 TEST(PruneBlocks, EveryTextHasItsBlocksProbability) {
-    std::string links;
-    for (int i = 1; i <= 20; ++i) {
-        links += "<li><a href=\"/c/" + std::to_string(i) + "\">Category " + std::to_string(i) + "</a></li>";
-    }
-    dom::Document doc = test::parse_or_fail(
-        "<div id=r><ul class=\"sidebar-menu\">" + links +
-        "</ul><div class=\"entry-content\"><p>The article's one paragraph, long enough to be read as prose by anyone "
-        "who looks at it, with a second clause that ends the sentence.</p></div></div>");
+    dom::Document doc = test::parse_or_fail(menu_and_article(""));
     dom::Node* region = doc.body()->first_child;
     const PrunePlan plan = furniture_blocks(region, an_article(), -1);
     ASSERT_EQ(plan.text_probabilities.size(), 21U);
