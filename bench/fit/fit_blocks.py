@@ -254,7 +254,8 @@ def main():
     text += (f"inline constexpr double kThreshold = {threshold!r};  // a block with a lower probability goes\n"
              f"inline constexpr double kGridThreshold = {grid_threshold!r};  // on a likely listing or collection\n"
              f"inline constexpr double kGridProbability = {GRID_PROBABILITY!r};\n")
-    finish_model(MODEL_FILE, text, args, REPO, below(gain, args.min_gain, "the pruned region's out-of-fold gain"))
+    finish_model(MODEL_FILE, text, args, REPO, below(gain, args.min_gain, "the pruned region's out-of-fold gain"),
+                 models)
 
 
 if __name__ == "__main__":

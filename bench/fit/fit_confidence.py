@@ -359,7 +359,7 @@ def main():
             ("share of bad pages in the least-sure 10%", auto["routing"][1][1], args.min_routed, lambda v, b: v >= b)]:
         if bar is not None and not ok(value, bar):
             failures.append(f"auto's {flag} {value:.3f} misses {bar}")
-    finish_model(MODEL_FILE, text, args, REPO, failures)
+    finish_model(MODEL_FILE, text, args, REPO, failures, [m.booster for m in models])
 
 
 if __name__ == "__main__":

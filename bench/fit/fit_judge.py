@@ -184,7 +184,8 @@ def main():
         "gain in word F1 over the article of the pruned region, then of the cleaned",
         f"one; fitted in folds grouped by domain. Out of fold: word F1 {overall:.3f} on {len(rows)} wcxb-dev pages.",
         "For each: the model fitted on every page (used by pith), then without each fold."], bases=True)
-    finish_model(MODEL_FILE, text, args, REPO, below(overall, args.min_f1, "out-of-fold word F1"))
+    finish_model(MODEL_FILE, text, args, REPO, below(overall, args.min_f1, "out-of-fold word F1"),
+                 models[0] + models[1])
 
 
 if __name__ == "__main__":

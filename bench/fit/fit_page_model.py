@@ -113,7 +113,7 @@ def main():
         f"over {len(names)} features, fitted on wcxb-dev in folds grouped by domain.",
         f"Out of fold: accuracy {accuracy:.3f} on {len(keys)} pages.",
         "Six models: fitted on every page (used by pith), then without each fold."])
-    finish_model(MODEL_FILE, text, args, REPO, below(accuracy, args.min_accuracy, "out-of-fold accuracy"))
+    finish_model(MODEL_FILE, text, args, REPO, below(accuracy, args.min_accuracy, "out-of-fold accuracy"), models)
 
 
 if __name__ == "__main__":

@@ -155,7 +155,7 @@ def main():
         f"in folds grouped by domain. Out of fold: the title is the truth's on {accuracy:.3f} of",
         f"{tally['all'][0]} pages (the rules alone: {tally['all'][1] / tally['all'][0]:.3f}).",
         "Six models: fitted on every page (used by pith), then without each fold."], bases=True)
-    finish_model(MODEL_FILE, text, args, REPO, below(accuracy, args.min_accuracy, "out-of-fold accuracy"))
+    finish_model(MODEL_FILE, text, args, REPO, below(accuracy, args.min_accuracy, "out-of-fold accuracy"), models)
 
 
 if __name__ == "__main__":
