@@ -451,21 +451,22 @@ void remove_with_label(Node* node, std::string_view kind, double link_density, s
     }
 }
 
-// Whether `node` holds the article's first words: a label line that does
-// holds all that is left, and announces nothing but itself (a thread's one
-// post is its title).
-bool holds_first_words(const Node* node, const Node* article) {
-    for (const Node* n = article; n != nullptr; n = dom::next_node(n, article)) {
+// The first text of `scope` that is not blank, or nullptr.
+const Node* first_words(const Node* scope) {
+    for (const Node* n = scope; n != nullptr; n = dom::next_node(n, scope)) {
         if (n->is_text() && !text::is_blank(n->data)) {
-            for (const Node* up = n->parent; up != nullptr && up != article; up = up->parent) {
-                if (up == node) {
-                    return true;
-                }
-            }
-            return false;
+            return n;
         }
     }
-    return false;
+    return nullptr;
+}
+
+// Whether `node` holds the article's first words: a label line that does is
+// all that is left and announces nothing but itself (a thread's one post is
+// its title).
+bool holds_first_words(const Node* node, const Node* article) {
+    const Node* first = first_words(node);
+    return first != nullptr && first == first_words(article);
 }
 
 // The label line that holds the article's last words, if one does.
