@@ -62,6 +62,11 @@ MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "judge_model.inc"
 # Refitted once a heading that holds an article's first words was no longer
 # removed as a label left at its end: in sample 0.922, out of fold 0.9412
 # and 0.860, Mozilla's pages 0.9509.
+# Not better, on the candidates of the committed models (these settings:
+# wcxb-dev 0.860, trafilatura-dev 0.938 as scored here): one softmax over the
+# three candidates, each page weighed by what the wrong pick loses (0.856 to
+# 0.860, 0.911 to 0.923); the line shapes of each candidate's text (the
+# confidence's content-shape features) beside the judge's (0.859, 0.939).
 PARAMS = dict(objective="squared", rounds=150, max_depth=2, learning_rate=0.1, reg_lambda=5.0, min_child_weight=3.0)
 FORCED = ["article", "listing", "product"]  # the page types that force each candidate
 # Each candidate is scored as it comes before auto leaves repeated passages out:
