@@ -40,11 +40,11 @@ from gbdt import Booster, forest_table, add_model_mode, below, finish_model  # n
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_FILE = REPO / "extractor" / "src" / "metadata" / "title_model.inc"
-# A handful of settings were tried; these were the best out of fold (0.789).
-# Not better: a listwise fit (softmax over each page's candidates, pages with
-# no right candidate left out) 0.781 to 0.790 at 100 to 300 rounds, depth 2 to
-# 4; six features relative to the other candidates 0.793; min_child_weight 8,
-# 0.794; 100 rounds 0.781.
+# A handful of settings were tried; these gave 0.789 out of fold. None of
+# these moved it by more than a refit's noise: a listwise fit (softmax over
+# each page's candidates, pages with no right candidate left out) 0.781 to
+# 0.790 at 100 to 300 rounds, depth 2 to 4; six features relative to the
+# other candidates 0.793; min_child_weight 8, 0.794; 100 rounds 0.781.
 PARAMS = dict(objective="binary", rounds=200, max_depth=3, learning_rate=0.1, reg_lambda=1.0, min_child_weight=2.0)
 FROM_HEADLINE, FROM_TITLE_PART = 0, 1  # the features saying which candidates the rules chose
 PAGE_TYPES_BEGIN = 29                  # the page type's probabilities, in wcxb.TYPES's order

@@ -75,7 +75,7 @@ class Booster:
         w = np.ones(n) if weight is None else np.asarray(weight, dtype=np.float64)
         self.cuts = self._cut_points(X)
         B = self._binned(X)
-        self.Bo = self._prepare_bins(B)
+        offset_bins = self._prepare_bins(B)  # only the fit reads them: not kept
         if self.objective == "softmax":
             y = np.asarray(y, dtype=np.int64)
             margin = np.zeros((n, self.classes))
@@ -97,7 +97,7 @@ class Booster:
                 for k in range(self.classes):
                     g = (prob[:, k] - (y == k)) * w
                     h = np.maximum(prob[:, k] * (1 - prob[:, k]), 1e-6) * w
-                    tree, update = self._grow(B, g, h)
+                    tree, update = self._grow(B, offset_bins, g, h)
                     margin[:, k] += update
                     round_trees.append(tree)
             else:
@@ -108,7 +108,7 @@ class Booster:
                 else:
                     g = (margin - y) * w
                     h = w.copy()
-                tree, update = self._grow(B, g, h)
+                tree, update = self._grow(B, offset_bins, g, h)
                 margin += update
                 round_trees.append(tree)
             self.trees.append(round_trees)
@@ -125,7 +125,7 @@ class Booster:
         self.bin_is_last[self.offsets[1:] - 1] = True
         return B + self.offsets[:-1][None, :].astype(np.int32)
 
-    def _grow(self, B, g, h):
+    def _grow(self, B, offset_bins, g, h):
         nodes = []  # (feature, threshold, left, right, value)
         update = np.zeros(B.shape[0])
         lam = self.reg_lambda
@@ -142,7 +142,7 @@ class Booster:
             if depth >= self.max_depth or len(idx) < 2:
                 return leaf(idx)
             # One histogram of every feature's bins at once.
-            flat = self.Bo[idx].ravel()
+            flat = offset_bins[idx].ravel()
             gs = np.bincount(flat, weights=np.repeat(g[idx], F), minlength=self.total_bins)
             hs = np.bincount(flat, weights=np.repeat(h[idx], F), minlength=self.total_bins)
             cg, ch = np.cumsum(gs), np.cumsum(hs)
