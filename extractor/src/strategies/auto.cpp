@@ -264,16 +264,13 @@ Candidate by_page_type(PageType type) noexcept {
 }
 
 // Which candidate auto returns, with what the judge read and said in
-// `article`'s diagnostics. `region` and `cleaned` are none when the region was
-// too short to be an answer.
-Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice,
-                           const std::optional<ArticleProfile>& region, const std::optional<ArticleProfile>& cleaned,
-                           const RegionFacts& facts, Article& article) {
+// `article`'s diagnostics. A region under the char threshold is a candidate
+// too: there the whole page is short, and the article the strategies took
+// beside it is more often the page's furniture than its content.
+Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice, const ArticleProfile& whole,
+                           const ArticleProfile& clean, const RegionFacts& facts, Article& article) {
     JudgeInput in;
     in.page_type_probabilities = input.page_type_probabilities;
-    const ArticleProfile none;
-    const ArticleProfile& whole = region ? *region : none;
-    const ArticleProfile& clean = cleaned ? *cleaned : none;
     in.region = shape_of(whole);
     in.cleaned = shape_of(clean);
     if (choice.profile) {
@@ -304,14 +301,10 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice,
     };
     const JudgeFeatures features = judge_features(in);
     article.judge_features.assign(features.begin(), features.end());
-    if (!region) {
-        article.decision += "; the main region was too short to be the answer";
-        return expected_of(Candidate::article);
-    }
     // Pruning can leave nothing of a region with text; the cleaned region
     // then stands in for it.
     const Candidate region_or_cleaned =
-        region->text_bytes > 0 || !cleaned || cleaned->text_bytes == 0 ? Candidate::region : Candidate::cleaned;
+        whole.text_bytes > 0 || clean.text_bytes == 0 ? Candidate::region : Candidate::cleaned;
     if (!choice.profile) {
         article.decision = region_or_cleaned == Candidate::region
                                ? "region kept: neither strategy found an article"
@@ -446,11 +439,7 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
         }
         return std::move(choice.run);
     }
-    // The region answers only when it reached the char threshold.
-    const bool answers = region.outcome.status == Status::ok;
-    const std::optional<ArticleProfile> whole = answers ? region.profile : std::nullopt;
-    const std::optional<ArticleProfile> clean = answers ? cleaned.profile : std::nullopt;
-    const Candidate pick = choose_candidate(input, choice, whole, clean, region.facts, article);
+    const Candidate pick = choose_candidate(input, choice, *region.profile, *cleaned.profile, region.facts, article);
     RegionCandidate& picked = pick == Candidate::cleaned ? cleaned : region;
     if (pick != Candidate::article) {
         for (StrategyOutcome& other : article.strategies) {
