@@ -170,6 +170,33 @@ TEST(Strategies, AnArticleWithNoTextLeftIsNoContentButForReadability) {
     EXPECT_EQ(pith::extract::extract(page, options).status, Status::ok);
 }
 
+TEST(Strategies, AShortMainRegionIsStillACandidate) {
+    // A grid of six products is the whole of a small page's <main>, well
+    // under the 500 characters an article needs; the region is still what a
+    // collection page's reader wants, not the prose of its footer.
+    std::string grid;
+    for (int i = 1; i <= 6; ++i) {
+        grid += "<div class=\"tile\"><a href=\"/p/" + std::to_string(i) + "\">Helmet light model " +
+                std::to_string(i) + "</a><span>$" + std::to_string(20 + i) + ".95</span></div>";
+    }
+    const std::string page =
+        "<html><head><title>Lights</title></head><body><header><nav><a href=\"/\">Shop</a> <a href=\"/help\">Help"
+        "</a></nav></header><main><h1>Lights</h1>" + grid + "</main><footer><p>We ride what we sell, and every light "
+        "in this shop was tested on night rides by our staff before it was listed here.</p></footer></body></html>";
+    ExtractOptions options;
+    options.page_type = PageType::collection;
+    const Article article = pith::extract::extract(page, options);
+    EXPECT_EQ(article.status, Status::best_attempt) << "the region is under the char threshold";
+    EXPECT_EQ(article.decision.rfind("region kept: a collection page's content is its main region", 0), 0U)
+        << article.decision;
+    for (int i = 1; i <= 6; ++i) {
+        EXPECT_NE(article.text_content.find("Helmet light model " + std::to_string(i)), std::string::npos) << i;
+        EXPECT_NE(article.text_content.find(std::to_string(20 + i) + ".95"), std::string::npos) << i;
+    }
+    EXPECT_EQ(article.text_content.find("night rides"), std::string::npos) << article.text_content;
+    EXPECT_EQ(article.text_content.find("Help"), std::string::npos) << article.text_content;
+}
+
 TEST(Strategies, AutoRemovesBoilerplateThatReadabilityKeeps) {
     const std::string page = "<html><body><article>" + paragraphs(6, "river") +
                              "<p>Read more: <a href=\"/next\">Why deltas sink when rivers are dammed</a></p>"
