@@ -1610,7 +1610,11 @@ void choose_authors(Article& article, const AuthorsAndDates& found, std::vector<
     if (authored) {
         offer(std::move(byline_names), "byline");
     }
-    offer(found.rel_authors, "rel=author");
+    // On a listing, a service or a shop's page, rel=author links naming
+    // several people sign the posts it shows, not the page.
+    if (authored || found.rel_authors.size() == 1) {
+        offer(found.rel_authors, "rel=author");
+    }
     if (authored) {
         offer(found.card_authors, "meta twitter:data (labelled as the writer)");
     }

@@ -237,6 +237,28 @@ TEST(AuthorsAndDates, TheSitesNameAsAuthorGivesWayToAPersonAndIsNoneOnPagesWitho
     }
 }
 
+TEST(AuthorsAndDates, RelAuthorLinksNamingSeveralPeopleSignAListingsPostsNotThePage) {
+    const auto page = [](const std::string& links) {
+        return "<html><body><h1>Latest posts</h1><p>" + std::string(80, 'x') +
+               " The newest writing from our contributors, a few lines of each.</p>" + links + "</body></html>";
+    };
+    const std::string two_posts = "<div><h2>Rivers</h2><a rel=\"author\" href=\"/jane\">Jane Doe</a></div>"
+                                  "<div><h2>Deltas</h2><a rel=\"author\" href=\"/john\">John Roe</a></div>";
+    ExtractOptions options;
+    for (const PageType type : {PageType::listing, PageType::collection, PageType::service}) {
+        options.page_type = type;
+        const Article article = extract(page(two_posts), options);
+        EXPECT_TRUE(article.authors.empty()) << page_type_name(type);
+        EXPECT_FALSE(article.metadata_sources.authors) << page_type_name(type);
+        // One person linked as the author still is the page's.
+        EXPECT_EQ(extract(page("<a rel=\"author\" href=\"/jane\">Jane Doe</a>"), options).authors,
+                  Names{"Jane Doe"}) << page_type_name(type);
+    }
+    // An article keeps the author its first rel=author link names (Readability's byline).
+    options.page_type = PageType::article;
+    EXPECT_EQ(extract(page(two_posts), options).authors, Names{"Jane Doe"});
+}
+
 TEST(AuthorsAndDates, AProductOrServicePageHasNoBylineOrJsonLdAuthor) {
     const std::string page =
         "<html><head><meta name=\"author\" content=\"Shop Team\">"
