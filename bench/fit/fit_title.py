@@ -46,7 +46,7 @@ MODEL_FILE = REPO / "extractor" / "src" / "metadata" / "title_model.inc"
 # 0.790 at 100 to 300 rounds, depth 2 to 4; six features relative to the
 # other candidates 0.793; min_child_weight 8, 0.794; 100 rounds 0.781.
 # Where two candidates differ only in case or quote marks (the <h1> and the
-# <title>'s part, on 47 pages), the annotation takes each half the time:
+# <title>'s part, on about 45 pages), the annotation takes each half the time:
 # features saying so (a twin exists, which has more capitals, which curly
 # quotes) gave 0.792, and 0.774 on the held-aside fold against 0.791.
 PARAMS = dict(objective="binary", rounds=200, max_depth=3, learning_rate=0.1, reg_lambda=1.0, min_child_weight=2.0)
