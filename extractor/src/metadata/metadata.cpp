@@ -19,6 +19,7 @@
 #include "models/forest.hpp"
 #include "pith/url.hpp"
 #include "dom/inner_text.hpp"
+#include "text/references.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -1677,6 +1678,15 @@ void choose_published_time(Article& article, const AuthorsAndDates& found) {
     }
 }
 
+// Metadata a page escaped twice ("&amp;rsquo;" in og:title) reaches
+// Readability's decoding, which knows five names, as "&rsquo;". readability
+// keeps Readability.js's strings (its own tests expect "&nbsp;" in one excerpt).
+void decode_named_references(std::optional<std::string>& text) {
+    if (text) {
+        text::decode_named_references(*text);
+    }
+}
+
 }  // namespace
 
 void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAndDates& authors_dates,
@@ -1694,6 +1704,12 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
     article.favicon = metadata.favicon;
 
     choose_title(article, metadata, model_fold);
+    if (article.strategy != Strategy::readability) {
+        // Before the byline is split into names: "Ren&eacute;e" is one.
+        for (std::optional<std::string>* text : {&article.title, &article.byline, &article.excerpt, &article.site_name}) {
+            decode_named_references(*text);
+        }
+    }
     // The found byline's names from its lines: "Jane Doe" and "Staff Writer"
     // in two elements read as two lines, not "Jane DoeStaff Writer".
     const bool lines_found = !metadata_has_byline && found_byline_lines;

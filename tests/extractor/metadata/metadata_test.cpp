@@ -335,6 +335,32 @@ TEST(UnescapeHtmlEntities, NamedThenNumeric) {
     EXPECT_EQ(unescape_html_entities(""), "");
 }
 
+TEST(ApplyMetadata, NamedReferencesEscapedTwiceAreDecodedButByReadability) {
+    // og:title, og:site_name and the author escaped twice, and names that are no reference or only begin with one.
+    // The <h1> says what og:title means, so either is the title.
+    const std::string page =
+        "<html><head><title>x</title>"
+        "<meta property=\"og:title\" content=\"The Cream with TFC8&amp;reg; &amp;ndash; Caf&amp;eacute; "
+        "&amp;notaname; &amp;unknown; AT&amp;T\">"
+        "<meta property=\"og:site_name\" content=\"Fish &amp;amp; Chips &amp;copy;\">"
+        "<meta name=\"author\" content=\"Ren&amp;eacute;e Dupont\"></head>"
+        "<body><article><h1>The Cream with TFC8&reg; &ndash; Caf&eacute; &amp;notaname; &amp;unknown; AT&amp;T</h1><p>" +
+        std::string(600, 'w') + "</p></article></body></html>";
+    ExtractOptions options;
+    options.strategy = Strategy::fitness;
+    options.page_type = PageType::article;
+    Article article = extract(page, options);
+    EXPECT_EQ(article.site_name, "Fish & Chips \u00A9");
+    EXPECT_EQ(article.byline, "Ren\u00E9e Dupont");
+    ASSERT_EQ(article.authors.size(), 1U);
+    EXPECT_EQ(article.authors[0], "Ren\u00E9e Dupont");
+    EXPECT_EQ(article.title, "The Cream with TFC8\u00AE \u2013 Caf\u00E9 &notaname; &unknown; AT&T");
+    options.strategy = Strategy::readability;
+    article = extract(page, options);
+    EXPECT_EQ(article.site_name, "Fish & Chips &copy;");
+    EXPECT_EQ(article.title, "The Cream with TFC8&reg; &ndash; Caf&eacute; &notaname; &unknown; AT&T");
+}
+
 // --- headline_title ------------------------------------------------------------------------
 
 std::string headline_of(std::string_view head, std::string_view body, std::string_view url = "") {
