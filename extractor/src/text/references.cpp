@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -47,6 +49,7 @@ std::optional<std::string> named_reference(std::string_view reference) {
 }  // namespace
 
 void decode_named_references(std::string& text) {
+    std::map<std::string, std::optional<std::string>, std::less<>> decoded_names;
     std::string out;
     std::size_t copied = 0;
     for (std::size_t amp = text.find('&'); amp != std::string::npos; amp = text.find('&', amp + 1)) {
@@ -58,7 +61,13 @@ void decode_named_references(std::string& text) {
             !std::isalpha(static_cast<unsigned char>(text[amp + 1]))) {
             continue;
         }
-        if (std::optional<std::string> decoded = named_reference(std::string_view(text).substr(amp, end + 1 - amp))) {
+        // One parse per distinct name: a hostile 1 MB og:title of "&reg;" repeated parses once.
+        const std::string reference = text.substr(amp, end + 1 - amp);
+        auto known = decoded_names.find(reference);
+        if (known == decoded_names.end()) {
+            known = decoded_names.emplace(reference, named_reference(reference)).first;
+        }
+        if (const std::optional<std::string>& decoded = known->second) {
             out.append(text, copied, amp - copied).append(*decoded);
             copied = end + 1;
         }
