@@ -20,8 +20,7 @@
 //   --rules-dir D  also time the pipeline with the site rules of D loaded (no page
 //                  has a rule) against without, the two back to back on each page,
 //                  and print the ratio of each page's best time over the rounds,
-//                  summed; with
-//                  --max-rules-ratio R, exit 1 above it
+//                  summed; with --max-rules-ratio R, exit 1 above it
 //   --markdown     the pipeline also renders Markdown; with --max-markdown-share F,
 //                  exit 1 when that rendering takes more than F of the pipeline's time
 //   --max-confidence-share F  exit 1 when the confidence (its signals and

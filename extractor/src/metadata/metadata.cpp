@@ -1706,7 +1706,8 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
     choose_title(article, metadata, model_fold);
     if (article.strategy != Strategy::readability) {
         // Before the byline is split into names: "Ren&eacute;e" is one.
-        for (std::optional<std::string>* text : {&article.title, &article.byline, &article.excerpt, &article.site_name}) {
+        for (std::optional<std::string>* text :
+             {&article.title, &article.byline, &article.excerpt, &article.site_name}) {
             decode_named_references(*text);
         }
     }

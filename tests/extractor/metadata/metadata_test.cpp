@@ -336,16 +336,17 @@ TEST(UnescapeHtmlEntities, NamedThenNumeric) {
 }
 
 TEST(ApplyMetadata, NamedReferencesEscapedTwiceAreDecodedButByReadability) {
-    // og:title, og:site_name and the author escaped twice, and names that are no reference or only begin with one.
-    // The <h1> says what og:title means, so either is the title.
+    // og:title, og:site_name and the author escaped twice, and names that are
+    // no reference or only begin with one. The <h1> says what og:title means,
+    // so either is the title.
     const std::string page =
         "<html><head><title>x</title>"
         "<meta property=\"og:title\" content=\"The Cream with TFC8&amp;reg; &amp;ndash; Caf&amp;eacute; "
         "&amp;notaname; &amp;unknown; AT&amp;T\">"
         "<meta property=\"og:site_name\" content=\"Fish &amp;amp; Chips &amp;copy;\">"
         "<meta name=\"author\" content=\"Ren&amp;eacute;e Dupont\"></head>"
-        "<body><article><h1>The Cream with TFC8&reg; &ndash; Caf&eacute; &amp;notaname; &amp;unknown; AT&amp;T</h1><p>" +
-        std::string(600, 'w') + "</p></article></body></html>";
+        "<body><article><h1>The Cream with TFC8&reg; &ndash; Caf&eacute; &amp;notaname; &amp;unknown; "
+        "AT&amp;T</h1><p>" + std::string(600, 'w') + "</p></article></body></html>";
     ExtractOptions options;
     options.strategy = Strategy::fitness;
     options.page_type = PageType::article;
