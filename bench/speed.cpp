@@ -258,18 +258,32 @@ Run time_gumbo(const std::vector<Page>& pages) {
     return run;
 }
 
+// The pipeline as a worker of pithd runs it: arena blocks kept from one page
+// to the next.
+class Worker {
+public:
+    explicit Worker(const pith::extract::ExtractOptions& options) : options_(options) {
+        options_.runtime.block_cache = &blocks_;
+    }
+    Worker(const Worker&) = delete;  // options_ points at blocks_
+    Worker& operator=(const Worker&) = delete;
+
+    pith::extract::Article extract(const std::string& raw) const { return pith::extract::extract(raw, options_); }
+
+private:
+    pith::dom::BlockCache blocks_{pith::dom::kDefaultBlockCacheBytes};
+    pith::extract::ExtractOptions options_;
+};
+
 Run time_pipeline(const std::vector<Page>& pages, const pith::extract::ExtractOptions& options) {
     Run run;
     run.seconds = 0.0;
     run.page_seconds.reserve(pages.size());
     std::size_t length = 0;
-    // As a worker of pithd runs it: arena blocks kept from one page to the next.
-    pith::dom::BlockCache blocks(pith::dom::kDefaultBlockCacheBytes);
-    pith::extract::ExtractOptions worker_options = options;
-    worker_options.runtime.block_cache = &blocks;
+    const Worker worker(options);
     for (const Page& page : pages) {
         const auto t0 = Clock::now();
-        const pith::extract::Article article = pith::extract::extract(page.raw, worker_options);
+        const pith::extract::Article article = worker.extract(page.raw);
         length += article.length;
         run.stages.decode_us += article.timings.decode_us;
         run.stages.prune_us += article.timings.prune_us;
@@ -302,17 +316,12 @@ PairedBests time_pipeline_pair(const std::vector<Page>& pages, const pith::extra
                                const pith::extract::ExtractOptions& b, std::size_t rounds) {
     constexpr double kUnset = std::numeric_limits<double>::infinity();
     PairedBests bests{std::vector<double>(pages.size(), kUnset), std::vector<double>(pages.size(), kUnset)};
-    // One arena cache per variant, as two workers of pithd would keep them.
-    pith::dom::BlockCache blocks_a(pith::dom::kDefaultBlockCacheBytes);
-    pith::dom::BlockCache blocks_b(pith::dom::kDefaultBlockCacheBytes);
-    pith::extract::ExtractOptions worker_a = a;
-    pith::extract::ExtractOptions worker_b = b;
-    worker_a.runtime.block_cache = &blocks_a;
-    worker_b.runtime.block_cache = &blocks_b;
+    const Worker worker_a(a);
+    const Worker worker_b(b);
     std::size_t length = 0;
-    const auto timed = [&](const std::string& raw, const pith::extract::ExtractOptions& options) {
+    const auto timed = [&](const std::string& raw, const Worker& worker) {
         const auto t0 = Clock::now();
-        length += pith::extract::extract(raw, options).length;
+        length += worker.extract(raw).length;
         return std::chrono::duration<double>(Clock::now() - t0).count();
     };
     for (std::size_t r = 0; r < rounds; ++r) {

@@ -772,10 +772,9 @@ std::vector<std::string> author_names(std::string_view raw) {
     // A line that starts "By" or "Written by" names the author; else the
     // first line that holds a name is the byline's ("Post" above "by jdoe
     // » 11 Sep 2024" is a label).
+    std::string joined = join_continued_lines(raw);
     // "Ren&eacute;e" in a meta tag escaped twice is one name, not two.
-    std::string decoded(raw);
-    text::decode_named_references(decoded);
-    const std::string joined = join_continued_lines(decoded);
+    text::decode_named_references(joined);
     const std::string_view text = joined;
     const bool one_line = text.find('\n') == std::string_view::npos;
     std::vector<std::string> first;

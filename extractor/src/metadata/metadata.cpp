@@ -1678,15 +1678,6 @@ void choose_published_time(Article& article, const AuthorsAndDates& found) {
     }
 }
 
-// Metadata a page escaped twice ("&amp;rsquo;" in og:title) reaches
-// Readability's decoding, which knows five names, as "&rsquo;". readability
-// keeps Readability.js's strings (its own tests expect "&nbsp;" in one excerpt).
-void decode_named_references(std::optional<std::string>& text) {
-    if (text) {
-        text::decode_named_references(*text);
-    }
-}
-
 }  // namespace
 
 void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAndDates& authors_dates,
@@ -1705,10 +1696,15 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
 
     choose_title(article, metadata, model_fold);
     if (article.strategy != Strategy::readability) {
-        // Before the byline is split into names: "Ren&eacute;e" is one.
-        for (std::optional<std::string>* text :
+        // Metadata a page escaped twice ("&amp;rsquo;" in og:title) reaches
+        // Readability's decoding, which knows five names, as "&rsquo;".
+        // readability keeps Readability.js's strings (its msn test expects
+        // "&nbsp;" in the excerpt).
+        for (std::optional<std::string>* field :
              {&article.title, &article.byline, &article.excerpt, &article.site_name}) {
-            decode_named_references(*text);
+            if (*field) {
+                text::decode_named_references(**field);
+            }
         }
     }
     // The found byline's names from its lines: "Jane Doe" and "Staff Writer"
