@@ -151,9 +151,85 @@ int month_of(std::string_view word) {
     return 0;
 }
 
-// A date in digits at the start of `s`: year first, day first with dots, or
+// Which of day and month comes first in a slashed date: a country's habit
+// ("3/4/2025" is March 4 in one and April 3 in another), so known only where
+// a date of the same page shows it ("8/27/2025": month first).
+enum class SlashOrder { unknown, month_first, day_first };
+
+struct SlashedDate {
+    int first = 0, second = 0, year = 0;
+
+    [[nodiscard]] SlashOrder order_shown() const noexcept {
+        if (first > 12 && second <= 12) {
+            return SlashOrder::day_first;
+        }
+        return second > 12 && first <= 12 ? SlashOrder::month_first : SlashOrder::unknown;
+    }
+};
+
+// "24/2/2026", "2/24/2026" or "3/4/2025" at the start of `s`, its numbers
+// as written.
+std::optional<SlashedDate> slashed_date(std::string_view s) {
+    const auto one_or_two = [&](std::size_t at) { return digits_at(s, at, 2) ? 2 : (digits_at(s, at, 1) ? 1 : 0); };
+    const std::size_t first_digits = one_or_two(0);
+    if (first_digits == 0 || first_digits >= s.size() || s[first_digits] != '/') {
+        return std::nullopt;
+    }
+    const std::size_t second_at = first_digits + 1;
+    const std::size_t second_digits = one_or_two(second_at);
+    const std::size_t year_at = second_at + second_digits + 1;
+    if (second_digits == 0 || year_at - 1 >= s.size() || s[year_at - 1] != '/' || !digits_at(s, year_at, 4) ||
+        (s.size() > year_at + 4 && (text::is_ascii_digit(s[year_at + 4]) || s[year_at + 4] == '/'))) {
+        return std::nullopt;
+    }
+    return SlashedDate{number_at(s, 0, first_digits), number_at(s, second_at, second_digits),
+                       number_at(s, year_at, 4)};
+}
+
+// A slashed date at the start of `s`, read in the order its numbers show,
+// else in `order`; none when neither tells.
+std::optional<std::string> slashed_form(std::string_view s, SlashOrder order) {
+    const std::optional<SlashedDate> date = slashed_date(s);
+    if (!date) {
+        return std::nullopt;
+    }
+    if (const SlashOrder shown = date->order_shown(); shown != SlashOrder::unknown) {
+        order = shown;
+    }
+    switch (order) {
+    case SlashOrder::day_first:
+        return ymd(date->year, date->second, date->first);
+    case SlashOrder::month_first:
+        return ymd(date->year, date->first, date->second);
+    case SlashOrder::unknown:
+        break;
+    }
+    return std::nullopt;
+}
+
+// The order that the first slashed date in `s` readable one way only shows.
+SlashOrder slash_order(std::string_view s) {
+    for (std::size_t slash = s.find('/'); slash != std::string_view::npos; slash = s.find('/', slash + 1)) {
+        std::size_t from = slash;  // back to the first number's start
+        while (from > 0 && slash - from < 2 && text::is_ascii_digit(s[from - 1])) {
+            --from;
+        }
+        if (from == slash || (from > 0 && (text::is_ascii_digit(s[from - 1]) || s[from - 1] == '/'))) {
+            continue;
+        }
+        if (const std::optional<SlashedDate> date = slashed_date(s.substr(from, 11))) {
+            if (const SlashOrder shown = date->order_shown(); shown != SlashOrder::unknown) {
+                return shown;
+            }
+        }
+    }
+    return SlashOrder::unknown;
+}
+
+// A date in digits at the start of `s`: year first, day first with dots,
+// day and month with slashes (in `order` where both could be the month), or
 // eight digits in a row.
-std::optional<std::string> numeric_form(std::string_view s) {
+std::optional<std::string> numeric_form(std::string_view s, SlashOrder order = SlashOrder::unknown) {
     // 2025/09/04, 2025.09.04
     if (s.size() >= 10 && digits_at(s, 0, 4) && (s[4] == '/' || s[4] == '.') && digits_at(s, 5, 2) && s[7] == s[4] &&
         digits_at(s, 8, 2) && (s.size() == 10 || !text::is_ascii_digit(s[10]))) {
@@ -174,12 +250,14 @@ std::optional<std::string> numeric_form(std::string_view s) {
             return ymd(number_at(s, year_at, 4), number_at(s, month_at, month_digits), number_at(s, 0, day_digits));
         }
     }
-    return std::nullopt;
+    return slashed_form(s, order);
 }
 
 // The first date written out in `s`: "4 September 2025", "September 4, 2025",
-// "Sep. 4 2025", "Tue, 04 Sep 2025 ..."; with `iso_too`, also "2025-09-04",
-// "2025/09/04" and "2025.09.04".
+// "Sep. 4 2025", "Tue, 04 Sep 2025 ..."; with `iso_too`, also the forms in
+// digits: "2025-09-04", "2025/09/04", "2025.09.04", "04.09.2025", "24/2/2026"
+// and "3/4/2025" where another slashed date in `s` shows which number is the
+// month (numeric_form).
 // Reads at most `max_words` words. `at`, when given, gets the offset in `s`
 // of the date's first word.
 std::optional<std::string> first_written_date(std::string_view s, std::size_t max_words, bool iso_too,
@@ -190,6 +268,7 @@ std::optional<std::string> first_written_date(std::string_view s, std::size_t ma
         }
         return date;
     };
+    const SlashOrder order = iso_too ? slash_order(s) : SlashOrder::unknown;
     std::vector<std::string_view> words;
     std::size_t pos = 0;
     while (pos < s.size() && words.size() < max_words) {
@@ -225,6 +304,17 @@ std::optional<std::string> first_written_date(std::string_view s, std::size_t ma
             // 2025/12/17, 2025.12.17: year first, so month then day.
             if (std::optional<std::string> numeric = numeric_form(from.substr(0, 11))) {
                 return found(words[i], std::move(numeric));
+            }
+        }
+        // 04.09.2025, 24/2/2026: day or month first, standing alone (not the
+        // end of a longer run of numbers, as in a version "2.17.05.2021").
+        if (iso_too && words[i].size() <= 2 && text::is_ascii_digit(words[i][0])) {
+            const auto offset = static_cast<std::size_t>(words[i].data() - s.data());
+            const char before = offset > 0 ? s[offset - 1] : ' ';
+            if (!text::is_ascii_digit(before) && before != '.' && before != '/') {
+                if (std::optional<std::string> numeric = numeric_form(s.substr(offset, 11), order)) {
+                    return found(words[i], std::move(numeric));
+                }
             }
         }
         const int month = words[i].size() >= 3 ? month_of(words[i]) : 0;
@@ -403,22 +493,24 @@ std::optional<std::string> url_date(std::string_view url) {
 }
 
 // What the words just before a date say it is, when not the publication's:
-// an update or an edit ("Updated Jan 8, 2026"), or a member's joining
-// ("Joined Nov 4, 2011").
+// an update, an edit or a thread's latest post ("Updated Jan 8, 2026", "Last
+// post: 01/12/2025"), or a day that is no publication's at all: a member's
+// joining, an offer's end ("Joined Nov 4, 2011", "valid through 01/23/2026").
 // `reach` is how many bytes before the date are read.
-enum class DateLabel { none, update, joined };
+enum class DateLabel { none, update, other };
 constexpr std::size_t kLabelReach = 24;  // bytes: "Last updated on:" and some space
 DateLabel label_before_date(std::string_view before, std::size_t reach = kLabelReach) {
     before = before.substr(before.size() - std::min(before.size(), reach));
     const std::string lower = text::to_lower_ascii(before);
-    static constexpr text::NeedleSet kJoined{std::to_array<std::string_view>({"joined", "member since"})};
-    static constexpr text::NeedleSet kUpdate{
-        std::to_array<std::string_view>({"updated", "modified", "edited", "reviewed"})};
-    return kJoined.found_in(lower) ? DateLabel::joined : kUpdate.found_in(lower) ? DateLabel::update : DateLabel::none;
+    static constexpr text::NeedleSet kOther{std::to_array<std::string_view>(
+        {"joined", "member since", "valid through", "valid until", "expires", "expiry"})};
+    static constexpr text::NeedleSet kUpdate{std::to_array<std::string_view>(
+        {"updated", "modified", "edited", "reviewed", "last post", "last reply", "last activity"})};
+    return kOther.found_in(lower) ? DateLabel::other : kUpdate.found_in(lower) ? DateLabel::update : DateLabel::none;
 }
 
 // The first date written in `s` (first_written_date) that no label before it
-// calls an update's or a member's joining; else the first update's: pages
+// calls an update's or another day's (DateLabel); else the first update's: pages
 // that show one date only show the last update as the article's date.
 std::optional<std::string> first_date_not_labelled(std::string_view s, std::size_t max_words) {
     std::optional<std::string> first_update;
@@ -1084,9 +1176,22 @@ void first_of(std::optional<SourcedText>& chosen, std::initializer_list<std::opt
     }
 }
 
-// The page's headline: its first <h1> with text.
-bool is_headline(const Node* n) {
-    return n->is(Tag::h1) && n->ns == dom::Namespace::html && !text::trim(dom::text_content(n)).empty();
+// The page's headline: its first <h1> with text; on a page with none, its
+// first <h2> with text (a forum's topic, a blog whose theme keeps <h1> for
+// the site's name and then leaves it out).
+const Node* find_headline(const dom::Document& doc) {
+    const Node* first_h2 = nullptr;
+    for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
+        if (!(n->is(Tag::h1) || (first_h2 == nullptr && n->is(Tag::h2))) || n->ns != dom::Namespace::html ||
+            text::trim(dom::text_content(n)).empty()) {
+            continue;
+        }
+        if (n->is(Tag::h1)) {
+            return n;
+        }
+        first_h2 = n;
+    }
+    return first_h2;
 }
 
 // Whether an element's class or id names a date: "date", "publish" or
@@ -1234,13 +1339,9 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     // A sharing card's label and data pairs, by their number.
     std::vector<std::string> author_label_numbers;
     std::vector<std::pair<std::string, std::string_view>> card_data;
-    const Node* headline = nullptr;
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
         if (n->kind != NodeKind::element) {
             continue;
-        }
-        if (headline == nullptr && is_headline(n)) {
-            headline = n;
         }
         const std::string itemprop = lower_attr(n, "itemprop");
         if (n->is(Tag::meta)) {
@@ -1339,6 +1440,7 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     const bool json_ld_dated = out.published.has_value();
     first_of(out.published, {&meta_published, &time_published, &in_url});
     if (!out.published || json_ld_dated) {
+        const Node* const headline = find_headline(doc);
         if (std::optional<std::string> date = headline != nullptr ? date_after_headline(doc, headline) : std::nullopt) {
             out.date_after_headline = SourcedText{*date, "text after the headline"};
         }
@@ -1364,12 +1466,13 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
     std::optional<SourcedText> dated_name;
     std::optional<SourcedText> author_box;
     std::size_t after_headline = 0;  // elements seen since the headline
-    const Node* headline = nullptr;
+    const Node* const headline = find_headline(doc);
+    bool past_headline = false;
     TextBeforeHeadline before_headline;
     const Node* body = doc.body();
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
         if (n->kind != NodeKind::element) {
-            if (headline == nullptr && n->is_text()) {
+            if (!past_headline && n->is_text()) {
                 before_headline.add(n->data);
             }
             continue;
@@ -1410,7 +1513,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
             // A byline written out near the headline: the 150 elements after it.
             constexpr std::size_t kBylineWindow = 150;
             constexpr std::size_t kLongestBylineText = 120;
-            if (!by_line && headline != nullptr && n != headline && ++after_headline <= kBylineWindow &&
+            if (!by_line && past_headline && ++after_headline <= kBylineWindow &&
                 !dom::inner_text_longer_than(n, kLongestBylineText)) {
                 const std::string lines = element_lines(n);
                 if (std::string name = by_line_name(lines); !name.empty()) {
@@ -1454,9 +1557,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
                 }
             }
         }
-        if (headline == nullptr && is_headline(n)) {
-            headline = n;
-        }
+        past_headline = past_headline || n == headline;
     }
     first_of(out.first_poster, {&itemprop_author, &data_author, &user_class});
     first_of(out.shown_author, {&author_link, &labelled_author, &by_line, &dated_name, &author_box});

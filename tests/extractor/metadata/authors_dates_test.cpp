@@ -50,6 +50,9 @@ TEST(IsoDate, ReadsNumericAndWordedDates) {
     EXPECT_EQ(iso_date("Sep. 4, 2025"), "2025-09-04");
     EXPECT_EQ(iso_date("September 4th, 2025"), "2025-09-04");
     EXPECT_EQ(iso_date("Thu, 04 Sep 2025 10:00:00 GMT"), "2025-09-04");
+    // Slashed, where only one of the numbers can be the month.
+    EXPECT_EQ(iso_date("2/24/2026"), "2026-02-24");
+    EXPECT_EQ(iso_date("24/2/2026"), "2026-02-24");
 }
 
 TEST(IsoDate, RefusesWhatIsNotADate) {
@@ -59,6 +62,9 @@ TEST(IsoDate, RefusesWhatIsNotADate) {
     EXPECT_EQ(iso_date("2025-13-01"), std::nullopt);
     EXPECT_EQ(iso_date("May the fourth"), std::nullopt);
     EXPECT_EQ(iso_date("123456789"), std::nullopt);
+    EXPECT_EQ(iso_date("3/4/2025"), std::nullopt);  // March 4 or April 3: a country's habit
+    EXPECT_EQ(iso_date("24/24/2025"), std::nullopt);
+    EXPECT_EQ(iso_date("2/24/20261"), std::nullopt);
 }
 
 TEST(AuthorNames, DropsByDatesPlacesAndDegrees) {
@@ -590,6 +596,40 @@ TEST(AuthorsAndDates, ADateWrittenJustAfterTheHeadlineIsTheLastResort) {
         EXPECT_EQ(found.date_after_headline->value, "2025-12-17");
     }
     EXPECT_FALSE(read_page("", "<h1>Tides</h1><p>Build 2025.12.171 notes</p>").date_after_headline);
+
+    // Day first with dots; slashed where a number over 12 shows which is the
+    // day, or where another slashed date of the window shows it; never the
+    // end of a longer run of numbers.
+    for (const std::string_view shown : {"17.12.2025", "17/12/2025", "12/17/2025"}) {
+        found = read_page("", "<h1>Tides</h1><p>Jane Doe " + std::string(shown) + " &middot; 6 min read</p>");
+        ASSERT_TRUE(found.date_after_headline) << shown;
+        EXPECT_EQ(found.date_after_headline->value, "2025-12-17");
+    }
+    found = read_page("", "<h1>Tides</h1><p>Jane Doe</p><p>8/1/2025</p><p>8/27/2025</p>");
+    ASSERT_TRUE(found.date_after_headline);
+    EXPECT_EQ(found.date_after_headline->value, "2025-08-01");
+    found = read_page("", "<h1>Tides</h1><p>Jane Doe</p><p>1/8/2025</p><p>27/8/2025</p>");
+    ASSERT_TRUE(found.date_after_headline);
+    EXPECT_EQ(found.date_after_headline->value, "2025-08-01");
+    found = read_page("", "<h1>Tides</h1><p>Jane Doe 3/4/2025</p><p>Text.</p>");
+    EXPECT_FALSE(found.date_after_headline);
+    EXPECT_FALSE(read_page("", "<h1>Tides</h1><p>Version 2.17.12.2025 out</p>").date_after_headline);
+
+    // A thread's latest post is passed over like an update; an offer's end
+    // is no publication's date.
+    found = read_page("", "<h1>Tides?</h1><p>13 answers / Last post: 01/12/2025</p><p>Sam 28/11/2025</p>");
+    ASSERT_TRUE(found.date_after_headline);
+    EXPECT_EQ(found.date_after_headline->value, "2025-11-28");
+    EXPECT_FALSE(read_page("", "<h1>Tides</h1><p>This price is valid through 01/23/2026.</p>").date_after_headline);
+
+    // On a page with no <h1>, the headline is its first <h2>.
+    found = read_page("", "<p>Menu</p><h2>Tides?</h2><p>by sam &raquo; Sun Dec 17, 2023 11:18 am</p>"
+                          "<h2>Re: Tides?</h2><p>by jo &raquo; Mon Dec 18, 2023 9:02 am</p>");
+    ASSERT_TRUE(found.date_after_headline);
+    EXPECT_EQ(found.date_after_headline->value, "2023-12-17");
+    found = read_page("", "<h2>Latest</h2><p>4 March 2025</p><h1>Tides</h1><p>5 March 2025</p>");
+    ASSERT_TRUE(found.date_after_headline);
+    EXPECT_EQ(found.date_after_headline->value, "2025-03-05");
 
     // Only the first 400 bytes after the headline, and never before it.
     found = read_page("", "<p>March 4, 2025</p><h1>Tides</h1><p>" + std::string(450, 'x') + "</p><p>March 5, 2025</p>");
