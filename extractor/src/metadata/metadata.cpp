@@ -1504,6 +1504,15 @@ bool names_the_site(std::string_view name, std::string_view site) {
            (lower_site == lower_name || (lower_site.starts_with(lower_name) && lower_site[lower_name.size()] == ' '));
 }
 
+}  // namespace
+
+bool signed_by_the_site(const std::vector<std::string>& authors, const std::optional<std::string>& site) {
+    return site && !authors.empty() &&
+           std::all_of(authors.begin(), authors.end(), [&](const std::string& name) { return names_the_site(name, *site); });
+}
+
+namespace {
+
 // Whether a page of this type has an author and a date of its own: an
 // article, a forum thread or a documentation page (or a page of no known
 // type). On a product, collection, listing or service page a byline, a
@@ -1578,9 +1587,7 @@ void choose_authors(Article& article, const AuthorsAndDates& found, std::vector<
     MetadataSources& sources = article.metadata_sources;
     const bool authored = authored_type(article.page_type);
     const auto site_named = [&](const std::vector<std::string>& names) {
-        return article.site_name && std::all_of(names.begin(), names.end(), [&](const std::string& name) {
-                   return names_the_site(name, *article.site_name);
-               });
+        return signed_by_the_site(names, article.site_name);
     };
     article.authors.clear();
     sources.authors.reset();

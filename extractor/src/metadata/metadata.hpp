@@ -133,6 +133,11 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
                     const std::optional<std::string>& found_byline_lines, const std::optional<std::string>& lang,
                     int model_fold = -1);
 
+// Whether `authors` is the site's own name and nothing else (`site`, its
+// og:site_name or JSON-LD publisher): the publisher signing for the page, whom
+// a person's full name the page shows replaces (apply_metadata).
+[[nodiscard]] bool signed_by_the_site(const std::vector<std::string>& authors, const std::optional<std::string>& site);
+
 // Readability _textSimilarity: 1 - (length of b's words missing from a) / (length
 // of b's words), words being runs of ASCII [A-Za-z0-9_] after lowercasing.
 // 0 when either side has no word.

@@ -234,6 +234,16 @@ TEST(AuthorsAndDates, TheSitesNameAsAuthorGivesWayToAPersonAndIsNoneOnPagesWitho
     EXPECT_EQ(article.metadata_sources.authors, "rel=author");
     EXPECT_EQ(extract(page("<a rel=\"author\" href=\"/more\">View more posts</a>"), options).authors,
               Names{"Delta Works"});
+    // So does one the template shows unmarked, on a page that marks its date.
+    const std::string dated = "<html><head><meta property=\"og:site_name\" content=\"Delta Works\">"
+                              "<meta name=\"author\" content=\"Delta Works\">"
+                              "<meta property=\"article:published_time\" content=\"2025-03-04\"></head><body>"
+                              "<h1>Deltas</h1><div class=\"post__author\">Jane Doe</div><p>" +
+                              std::string(80, 'x') + " Deltas grow where rivers drop their sediment.</p></body></html>";
+    article = extract(dated, options);
+    EXPECT_EQ(article.authors, Names{"Jane Doe"});
+    EXPECT_EQ(article.metadata_sources.authors, "author box");
+    EXPECT_EQ(article.published_time, "2025-03-04");
     // A documentation page, a listing or a product has no author of its own.
     for (const PageType type : {PageType::documentation, PageType::listing, PageType::product}) {
         options.page_type = type;
