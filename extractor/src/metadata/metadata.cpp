@@ -1507,8 +1507,8 @@ bool names_the_site(std::string_view name, std::string_view site) {
 }  // namespace
 
 bool signed_by_the_site(const std::vector<std::string>& authors, const std::optional<std::string>& site) {
-    return site && !authors.empty() &&
-           std::all_of(authors.begin(), authors.end(), [&](const std::string& name) { return names_the_site(name, *site); });
+    const auto is_the_site = [&](const std::string& name) { return names_the_site(name, *site); };
+    return site && !authors.empty() && std::all_of(authors.begin(), authors.end(), is_the_site);
 }
 
 namespace {
