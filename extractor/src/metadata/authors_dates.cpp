@@ -1176,22 +1176,12 @@ void first_of(std::optional<SourcedText>& chosen, std::initializer_list<std::opt
     }
 }
 
-// The page's headline: its first <h1> with text; on a page with none, its
-// first <h2> with text (a forum's topic, a blog whose theme keeps <h1> for
-// the site's name and then leaves it out).
-const Node* find_headline(const dom::Document& doc) {
-    const Node* first_h2 = nullptr;
-    for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
-        if (!(n->is(Tag::h1) || (first_h2 == nullptr && n->is(Tag::h2))) || n->ns != dom::Namespace::html ||
-            text::trim(dom::text_content(n)).empty()) {
-            continue;
-        }
-        if (n->is(Tag::h1)) {
-            return n;
-        }
-        first_h2 = n;
-    }
-    return first_h2;
+// Whether `n` is a heading of `tag` with text: the page's headline is its
+// first <h1> so, else on a page with none its first <h2> so (a forum's
+// topic, a blog whose theme keeps <h1> for the site's name and then leaves it
+// out).
+bool is_headline(const Node* n, Tag tag) {
+    return n->is(tag) && n->ns == dom::Namespace::html && !text::trim(dom::text_content(n)).empty();
 }
 
 // Whether an element's class or id names a date: "date", "publish" or
@@ -1339,9 +1329,15 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     // A sharing card's label and data pairs, by their number.
     std::vector<std::string> author_label_numbers;
     std::vector<std::pair<std::string, std::string_view>> card_data;
+    const Node* first_h2 = nullptr;
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_node(n, doc.root())) {
         if (n->kind != NodeKind::element) {
             continue;
+        }
+        if (out.headline == nullptr && is_headline(n, Tag::h1)) {
+            out.headline = n;
+        } else if (out.headline == nullptr && first_h2 == nullptr && is_headline(n, Tag::h2)) {
+            first_h2 = n;
         }
         const std::string itemprop = lower_attr(n, "itemprop");
         if (n->is(Tag::meta)) {
@@ -1439,9 +1435,12 @@ AuthorsAndDates read_authors_and_dates(const dom::Document& doc, const JsonLdFac
     // and beside a JSON-LD date, which it may correct (apply_metadata).
     const bool json_ld_dated = out.published.has_value();
     first_of(out.published, {&meta_published, &time_published, &in_url});
+    if (out.headline == nullptr) {
+        out.headline = first_h2;
+    }
     if (!out.published || json_ld_dated) {
-        const Node* const headline = find_headline(doc);
-        if (std::optional<std::string> date = headline != nullptr ? date_after_headline(doc, headline) : std::nullopt) {
+        if (std::optional<std::string> date =
+                out.headline != nullptr ? date_after_headline(doc, out.headline) : std::nullopt) {
             out.date_after_headline = SourcedText{*date, "text after the headline"};
         }
     }
@@ -1466,7 +1465,7 @@ void read_unmarked_facts(const dom::Document& doc, AuthorsAndDates& out) {
     std::optional<SourcedText> dated_name;
     std::optional<SourcedText> author_box;
     std::size_t after_headline = 0;  // elements seen since the headline
-    const Node* const headline = find_headline(doc);
+    const Node* const headline = out.headline;
     bool past_headline = false;
     TextBeforeHeadline before_headline;
     const Node* body = doc.body();

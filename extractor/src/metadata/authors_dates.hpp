@@ -83,6 +83,9 @@ struct AuthorsAndDates {
     // for an article or a thread, last of all.
     std::optional<SourcedText> date_element;
     bool unmarked_read = false;  // read_unmarked_facts filled the five above
+    // The page's headline: its first <h1> with text, else (on a page with no
+    // <h1>) its first <h2> with text; an element of the document read.
+    const dom::Node* headline = nullptr;
 };
 
 // The JSON-LD's facts, then the rest of the page (after preparation, which
