@@ -1536,6 +1536,26 @@ double title_score(std::span<const double> features, int fold) noexcept {
     return 1.0 / (1.0 + std::exp(-models::margin(forest, features)));
 }
 
+// The text with typographic quote marks (U+2018, U+2019, U+201C, U+201D)
+// written as ASCII ones.
+std::string with_plain_quotes(std::string_view text) {
+    static constexpr std::array<std::pair<std::string_view, char>, 4> kQuotes{
+        {{"\u2018", '\''}, {"\u2019", '\''}, {"\u201C", '"'}, {"\u201D", '"'}}};
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const auto quote = std::find_if(kQuotes.begin(), kQuotes.end(),
+                                        [&](const auto& q) { return text.substr(i).starts_with(q.first); });
+        if (quote != kQuotes.end()) {
+            out.push_back(quote->second);
+            i += quote->first.size();
+        } else {
+            out.push_back(text[i++]);
+        }
+    }
+    return out;
+}
+
 // The title: the candidate the title model scores highest (bench/fit/
 // fit_title.py fits it on wcxb-dev's titles), the first on a tie. Without a
 // fitted model, the headline pith chose, or on a forum thread or a service
@@ -1569,6 +1589,18 @@ void choose_title(Article& article, const Metadata& metadata, int model_fold) {
                 }
             }
             article.title_candidates.push_back({candidate.text, candidate.source, score, std::move(features)});
+        }
+        // Where the page writes the chosen title a second time with plain
+        // quote marks (the <h1> typeset, the <title> not), the plain one.
+        const std::string plain = with_plain_quotes(*article.title);
+        if (plain != *article.title) {
+            for (const TitleCandidate& candidate : metadata.title_candidates) {
+                if (candidate.text == plain) {
+                    article.title = candidate.text;
+                    sources.title = candidate.source;
+                    break;
+                }
+            }
         }
         // A soft hyphen the page put in its headline is no part of the
         // title's words, as it is none of the article's.

@@ -520,6 +520,25 @@ TEST(TitleModel, AHeadlineEverySourceAgreesOnLeavesTheSiteNameOut) {
     EXPECT_EQ(extract(page, options).title, "How river deltas build land");
 }
 
+// The page writes its headline with typographic quotes and its <title> with
+// plain ones: the plain spelling is taken, and a page that only writes it
+// typeset keeps that.
+TEST(TitleModel, APlainQuoteSpellingThePageGivesIsPreferred) {
+    const auto page = [](std::string_view title) {
+        return "<html><head><title>" + std::string(title) + " | Earth Notes</title>"
+               "<meta property=\"og:title\" content=\"Why rivers don\u2019t run straight\">"
+               "<meta property=\"og:site_name\" content=\"Earth Notes\"></head>"
+               "<body><article><h1>Why rivers don\u2019t run straight</h1><p>" +
+               std::string(200, 'x') + " Every river carries the land it drains, and drops it where it slows.</p>"
+               "</article></body></html>";
+    };
+    ExtractOptions options;
+    options.strategy = Strategy::automatic;
+    options.input.url = "https://earthnotes.example/meanders";
+    EXPECT_EQ(extract(page("Why rivers don't run straight"), options).title, "Why rivers don't run straight");
+    EXPECT_EQ(extract(page("Why rivers don\u2019t run straight"), options).title, "Why rivers don\u2019t run straight");
+}
+
 TEST(TitleModel, ReadabilityKeepsReadabilitysTitleAndHasNoCandidates) {
     const std::string page = telescope_thread();
     ExtractOptions options;
