@@ -65,7 +65,13 @@ FOLDS = 5
 # buttons), with the shares of "you", "your", "we", "our", "I" and "my" among
 # the page's words and its question marks and prices: 0.852 (the words alone
 # 0.849, the shares alone 0.839; with the words, 100 rounds at 0.1 0.849,
-# 120 at 0.2 0.848).
+# 120 at 0.2 0.848). Bags of words read with Python's html.parser, each
+# token's log count as a feature beside pith's: the class and id names' parts
+# in 60 pages or more (733 tokens) 0.834; the words of the <title>, h1-h3 and
+# buttons, JSON-LD @types, og:type and input types in 25 pages or more (704)
+# 0.848; a logistic regression over all of them hashed to 16,384 features,
+# alone, 0.699. The classifier's misses are mostly service and listing pages
+# taken for articles, which no words we tried tell apart.
 PARAMS = dict(objective="softmax", classes=len(TYPES), rounds=60, max_depth=3, learning_rate=0.2,
               reg_lambda=1.0, min_child_weight=1.0)
 
