@@ -1593,14 +1593,11 @@ void choose_title(Article& article, const Metadata& metadata, int model_fold) {
         // Where the page writes the chosen title a second time with plain
         // quote marks (the <h1> typeset, the <title> not), the plain one.
         const std::string plain = with_plain_quotes(*article.title);
-        if (plain != *article.title) {
-            for (const TitleCandidate& candidate : metadata.title_candidates) {
-                if (candidate.text == plain) {
-                    article.title = candidate.text;
-                    sources.title = candidate.source;
-                    break;
-                }
-            }
+        const auto twin = std::find_if(metadata.title_candidates.begin(), metadata.title_candidates.end(),
+                                       [&](const TitleCandidate& candidate) { return candidate.text == plain; });
+        if (plain != *article.title && twin != metadata.title_candidates.end()) {
+            article.title = twin->text;
+            sources.title = twin->source;
         }
         // A soft hyphen the page put in its headline is no part of the
         // title's words, as it is none of the article's.

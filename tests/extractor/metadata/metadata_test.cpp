@@ -506,14 +506,18 @@ TEST(TitleModel, TheTitleIsTheCandidateScoredHighest) {
     }
 }
 
+// A page of the "Earth Notes" site whose <title> is `title` and the site's
+// name, and whose og:title and <h1> are `headline`.
+std::string earth_notes_page(std::string_view title, std::string_view headline) {
+    return "<html><head><title>" + std::string(title) + " | Earth Notes</title>"
+           "<meta property=\"og:title\" content=\"" + std::string(headline) + "\">"
+           "<meta property=\"og:site_name\" content=\"Earth Notes\"></head>"
+           "<body><article><h1>" + std::string(headline) + "</h1><p>" + std::string(200, 'x') +
+           " Every river carries the land it drains, and drops it where it slows.</p></article></body></html>";
+}
+
 TEST(TitleModel, AHeadlineEverySourceAgreesOnLeavesTheSiteNameOut) {
-    const std::string page =
-        "<html><head><title>How river deltas build land | Earth Notes</title>"
-        "<meta property=\"og:title\" content=\"How river deltas build land\">"
-        "<meta property=\"og:site_name\" content=\"Earth Notes\"></head>"
-        "<body><article><h1>How river deltas build land</h1><p>" +
-        std::string(200, 'x') + " Every river carries the land it drains, and drops it where it slows.</p>"
-        "</article></body></html>";
+    const std::string page = earth_notes_page("How river deltas build land", "How river deltas build land");
     ExtractOptions options;
     options.strategy = Strategy::automatic;
     options.input.url = "https://earthnotes.example/deltas";
@@ -525,12 +529,7 @@ TEST(TitleModel, AHeadlineEverySourceAgreesOnLeavesTheSiteNameOut) {
 // typeset keeps that.
 TEST(TitleModel, APlainQuoteSpellingThePageGivesIsPreferred) {
     const auto page = [](std::string_view title) {
-        return "<html><head><title>" + std::string(title) + " | Earth Notes</title>"
-               "<meta property=\"og:title\" content=\"Why rivers don\u2019t run straight\">"
-               "<meta property=\"og:site_name\" content=\"Earth Notes\"></head>"
-               "<body><article><h1>Why rivers don\u2019t run straight</h1><p>" +
-               std::string(200, 'x') + " Every river carries the land it drains, and drops it where it slows.</p>"
-               "</article></body></html>";
+        return earth_notes_page(title, "Why rivers don\u2019t run straight");
     };
     ExtractOptions options;
     options.strategy = Strategy::automatic;
