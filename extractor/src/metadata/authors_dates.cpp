@@ -866,7 +866,7 @@ std::vector<std::string> author_names(std::string_view raw) {
     // » 11 Sep 2024" is a label).
     std::string joined = join_continued_lines(raw);
     // "Ren&eacute;e" in a meta tag escaped twice is one name, not two.
-    text::decode_named_references(joined);
+    text::decode_character_references(joined);
     const std::string_view text = joined;
     const bool one_line = text.find('\n') == std::string_view::npos;
     std::vector<std::string> first;

@@ -1739,7 +1739,7 @@ void apply_metadata(Article& article, const Metadata& metadata, const AuthorsAnd
         for (std::optional<std::string>* field :
              {&article.title, &article.byline, &article.excerpt, &article.site_name}) {
             if (*field) {
-                text::decode_named_references(**field);
+                text::decode_character_references(**field);
             }
         }
     }

@@ -362,6 +362,20 @@ TEST(ApplyMetadata, NamedReferencesEscapedTwiceAreDecodedButByReadability) {
     EXPECT_EQ(article.title, "The Cream with TFC8&reg; &ndash; Caf&eacute; &notaname; &unknown; AT&T");
 }
 
+TEST(ApplyMetadata, NumericReferencesEscapedTwiceAreDecodedAsReadabilityDecodesThem) {
+    // A <title> and an <h1> escaped twice: "&amp;#x26;" reaches the title as
+    // "&#x26;", which Readability.js's own unescaping decodes.
+    const std::string page =
+        "<html><head><title>Python, SQL &amp;#x26; AI &amp;#8211; Tools</title></head><body><article>"
+        "<h1>Python, SQL &amp;#x26; AI &amp;#8211; Tools</h1><p>" + std::string(600, 'w') + "</p></article></body></html>";
+    ExtractOptions options;
+    options.page_type = PageType::article;
+    for (const Strategy strategy : {Strategy::fitness, Strategy::automatic, Strategy::readability}) {
+        options.strategy = strategy;
+        EXPECT_EQ(extract(page, options).title, "Python, SQL & AI \u2013 Tools") << strategy_name(strategy);
+    }
+}
+
 // --- headline_title ------------------------------------------------------------------------
 
 std::string headline_of(std::string_view head, std::string_view body, std::string_view url = "") {

@@ -8,6 +8,7 @@
 
 #include "text/ascii_block.hpp"
 #include "text/needles.hpp"
+#include "text/references.hpp"
 
 namespace pith::text {
 namespace {
@@ -81,6 +82,21 @@ TEST(Text, IsBlankIsTrimmedEmpty) {
                                      " \xC2\xA0x", "\xEF\xBB\xBF"}) {
         EXPECT_EQ(is_blank(s), trim(s).empty()) << s;
     }
+}
+
+TEST(Text, CharacterReferencesAreDecodedOnlyWhenComplete) {
+    const auto decoded = [](std::string s) {
+        decode_character_references(s);
+        return s;
+    };
+    EXPECT_EQ(decoded("SQL &#x26; AI &#X26; &#38; &#8217;s &#65;"), "SQL & AI & & \u2019s A");
+    EXPECT_EQ(decoded("Caf&eacute; &reg; &ndash;"), "Caf\u00E9 \u00AE \u2013");
+    // No semicolon, no digits, digits of the wrong base, no such name, a legacy
+    // name with letters after it, and a bare '&': each stays as written.
+    EXPECT_EQ(decoded("&#38 &#; &#x; &#12a; &#xZ; &notaname; &unknown; AT&T & &"),
+              "&#38 &#; &#x; &#12a; &#xZ; &notaname; &unknown; AT&T & &");
+    EXPECT_EQ(decoded("ends with &#38"), "ends with &#38");
+    EXPECT_EQ(decoded(""), "");
 }
 
 TEST(Text, NeedleSetFindsWhatASearchPerNeedleFinds) {
