@@ -32,10 +32,10 @@ def free_port():
 class Pithd:
     """`with Pithd(binary, workers) as pithd:` runs pithd until the block ends."""
 
-    def __init__(self, binary, workers=1):
+    def __init__(self, binary, workers=1, extra_args=()):
         self.port = free_port()
-        self.process = subprocess.Popen([binary, "--listen", f"127.0.0.1:{self.port}", "--workers", str(workers)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen([binary, "--listen", f"127.0.0.1:{self.port}", "--workers", str(workers),
+                                         *extra_args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         while True:  # until /healthz answers
             try:

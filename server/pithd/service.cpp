@@ -142,23 +142,79 @@ struct Service::ExtractJob {
     std::size_t html_bytes = 0;
 };
 
-// One POST /extract/batch: its lines, and their answers as they come.
-struct Service::BatchJob {
+// One POST /extract/batch: its lines, and their answers as they come. It is
+// also the answer's body: the session takes the answer lines from it in the
+// items' order, each once it and every line before it are done.
+struct Service::BatchJob : ResponseStream {
     HttpRequest request;                  // its body holds the lines
     Clock::time_point deadline;           // the items' own, a little before the request's
-    Reply reply;
     std::vector<std::string_view> items;  // into request.body
     std::size_t concurrency = 1;          // items in flight at most
     std::mutex mutex;
-    std::vector<std::string> answers;     // guarded by mutex, one line per item
-    std::shared_ptr<MemoryReservation> answer_memory;  // guarded by mutex: the answers' bytes
-    std::size_t next = 0;                 // guarded by mutex: the next item to start
+    // Guarded by mutex: one answer line per item with its share of the
+    // budget, until the session takes it.
+    std::vector<std::optional<Piece>> answers;
+    std::size_t taken = 0;                // guarded by mutex: the lines the session has taken
+    Ready waiting;                        // guarded by mutex: the session, waiting for line `taken`
+    bool cancelled = false;               // guarded by mutex: the session wants no more
+    std::size_t next_item = 0;            // guarded by mutex: the next item to start
     // Guarded by mutex: items refused for room, to start again (before
-    // `next`) once more items have finished than when they were refused.
+    // `next_item`) once more items have finished than when they were refused.
     std::deque<std::pair<std::size_t, std::size_t>> retry;  // (item, finished then)
     std::size_t in_flight = 0;            // guarded by mutex
     std::size_t finished = 0;             // guarded by mutex
     bool starting = false;                // guarded by mutex: start_batch_items is running
+
+    void next(Ready ready) override {
+        std::optional<Piece> piece;
+        {
+            const std::lock_guard lock(mutex);
+            if (taken < answers.size() && !answers[taken]) {
+                waiting = std::move(ready);
+                return;
+            }
+            if (taken < answers.size()) {
+                piece = std::move(answers[taken]);
+                answers[taken].reset();
+                ++taken;
+            } else {
+                request.body = std::string();  // every line is out: the items' bytes can go
+            }
+        }
+        ready(std::move(piece));
+    }
+
+    void cancel() override {
+        const std::lock_guard lock(mutex);
+        cancelled = true;
+        waiting = nullptr;
+        answers.assign(answers.size(), std::nullopt);  // what was not written gives its room back
+    }
+
+    // Stores item's line and, when the session waits for it, hands it over.
+    void finish(std::size_t item, Piece line) {
+        Ready ready;
+        std::optional<Piece> piece;
+        {
+            const std::lock_guard lock(mutex);
+            --in_flight;
+            ++finished;
+            if (cancelled) {
+                return;
+            }
+            if (item == taken && waiting) {
+                ready = std::move(waiting);
+                waiting = nullptr;
+                piece = std::move(line);
+                ++taken;
+            } else {
+                answers[item] = std::move(line);
+            }
+        }
+        if (ready) {
+            ready(std::move(piece));
+        }
+    }
 };
 
 HttpResponse error_response(const Error& error, std::string_view request_id, unsigned upstream_status) {
@@ -598,10 +654,9 @@ void Service::reply_with_article(const std::shared_ptr<ExtractJob>& job, extract
 void Service::start_batch(HttpRequest request, Clock::time_point deadline, Reply reply) {
     auto batch = std::make_shared<BatchJob>();
     batch->request = std::move(request);
-    batch->reply = std::move(reply);
-    // The items end a little before the request's deadline, so that the batch
-    // is answered, with deadline_exceeded for the items that did not finish,
-    // before the session would answer 504 for all of them.
+    // The items end a little before the request's deadline, with
+    // deadline_exceeded for those that did not finish, so that every line is
+    // written before the session ends the stream.
     const Clock::duration left = std::max(Clock::duration::zero(), deadline - Clock::now());
     batch->deadline = deadline - std::min<Clock::duration>(std::chrono::milliseconds(500), left / 10);
     std::string_view body = batch->request.body;
@@ -613,7 +668,7 @@ void Service::start_batch(HttpRequest request, Clock::time_point deadline, Reply
             continue;  // a blank line is no item
         }
         if (batch->items.size() == config_.limits.max_batch_items) {
-            batch->reply(error_response(
+            reply(error_response(
                 Error{ErrorCode::invalid_argument, "the batch holds more than " +
                                                        std::to_string(config_.limits.max_batch_items) +
                                                        " items (limits.max_batch_items)"},
@@ -625,13 +680,18 @@ void Service::start_batch(HttpRequest request, Clock::time_point deadline, Reply
     if (batch->items.empty()) {
         HttpResponse response;
         response.content_type = "application/x-ndjson";
-        batch->reply(std::move(response));
+        reply(std::move(response));
         return;
     }
     batch->answers.resize(batch->items.size());
     // One item a worker at a time: a batch throttles itself instead of
     // filling the queue that single requests wait in.
     batch->concurrency = std::max<std::size_t>(1, pool_.threads());
+    HttpResponse response;
+    response.content_type = "application/x-ndjson";
+    response.extraction_status = "batch";
+    response.stream = batch;
+    reply(std::move(response));
     start_batch_items(batch);
 }
 
@@ -649,20 +709,20 @@ void Service::start_batch_items(const std::shared_ptr<BatchJob>& batch) {
         {
             const std::lock_guard lock(batch->mutex);
             const bool retry_ready = !batch->retry.empty() && batch->retry.front().second < batch->finished;
-            if (batch->in_flight >= batch->concurrency ||
-                (!retry_ready && batch->next >= batch->items.size() &&
+            if (batch->cancelled || batch->in_flight >= batch->concurrency ||
+                (!retry_ready && batch->next_item >= batch->items.size() &&
                  (batch->retry.empty() || batch->in_flight > 0))) {
                 batch->starting = false;
                 return;
             }
-            if (retry_ready || batch->next >= batch->items.size()) {
+            if (retry_ready || batch->next_item >= batch->items.size()) {
                 // A retry whose wait is over, or, with nothing left running
                 // that could give room back, one refused for good.
                 last_chance_refused = !retry_ready;
                 item = batch->retry.front().first;
                 batch->retry.pop_front();
             } else {
-                item = batch->next++;
+                item = batch->next_item++;
             }
             ++batch->in_flight;
         }
@@ -727,39 +787,7 @@ void Service::finish_batch_item(const std::shared_ptr<BatchJob>& batch, std::siz
     }
     line += '\n';
     answer.body = std::string();
-    bool last = false;
-    {
-        const std::lock_guard lock(batch->mutex);
-        batch->answers[item] = std::move(line);
-        // The answer's bytes stay reserved until the batch is written.
-        if (answer.memory) {
-            if (batch->answer_memory) {
-                batch->answer_memory->absorb(*answer.memory);
-            } else {
-                batch->answer_memory = std::move(answer.memory);
-            }
-        }
-        --batch->in_flight;
-        last = ++batch->finished == batch->items.size();
-    }
-    if (!last) {
-        return;
-    }
-    HttpResponse response;
-    response.content_type = "application/x-ndjson";
-    std::size_t bytes = 0;
-    for (const std::string& answer_line : batch->answers) {
-        bytes += answer_line.size();
-    }
-    response.body.reserve(bytes);
-    for (std::string& answer_line : batch->answers) {
-        response.body += answer_line;
-        answer_line = std::string();
-    }
-    batch->request.body = std::string();
-    response.extraction_status = "batch";
-    response.memory = std::move(batch->answer_memory);
-    batch->reply(std::move(response));
+    batch->finish(item, ResponseStream::Piece{std::move(line), std::move(answer.memory)});
 }
 
 }  // namespace pith::server

@@ -46,6 +46,27 @@ struct HttpRequest {
     std::shared_ptr<MemoryReservation> memory;
 };
 
+// A response body given piece by piece, as the pieces are ready: the lines of
+// a batch. The session asks for one piece at a time and asks for the next
+// once the last is written, so a client that reads slowly slows the pieces
+// down instead of piling them up.
+class ResponseStream {
+public:
+    struct Piece {
+        std::string bytes;
+        std::shared_ptr<MemoryReservation> memory;  // the piece's share of the budget, until it is written
+    };
+    // Called once with the next piece, or with nullopt when the body is
+    // complete: at once when it is there, else from the thread that completes
+    // it (a worker or an I/O thread).
+    using Ready = std::function<void(std::optional<Piece>)>;
+    virtual ~ResponseStream() = default;
+    virtual void next(Ready ready) = 0;
+    // The client is gone or out of time: nothing more is asked for, and what
+    // has not started need not run.
+    virtual void cancel() = 0;
+};
+
 struct HttpResponse {
     unsigned status = 200;
     std::string content_type = "application/json";
@@ -56,6 +77,9 @@ struct HttpResponse {
     // answer's size, until it is written: a client that does not read cannot
     // make pithd hold answers outside the budget.
     std::shared_ptr<MemoryReservation> memory;
+    // When set, the body is this stream's pieces, written as they come
+    // (chunked), and `body` is empty.
+    std::shared_ptr<ResponseStream> stream;
 };
 
 // A page a fetch brought back, or why it did not.
@@ -94,9 +118,10 @@ public:
     [[nodiscard]] std::optional<HttpResponse> check_head(HttpRequest& head) const;
 
     // Answers a request whose body has been read (for POST /extract/batch, an
-    // NDJSON answer line per item, in order). Calls `reply` exactly once:
-    // before returning, or later from a worker or I/O thread. `deadline` is
-    // when the answer is due (the session answers 504 itself past it).
+    // NDJSON answer line per item, in order, streamed as each line and those
+    // before it are done). Calls `reply` exactly once: before returning, or
+    // later from a worker or I/O thread. `deadline` is when the answer is due
+    // (the session answers 504 itself past it, or ends a stream still open).
     void handle(HttpRequest request, Clock::time_point deadline, Reply reply);
 
     // After SIGTERM: /readyz answers 503 from not_ready on; /extract is
@@ -116,7 +141,7 @@ private:
     struct BatchJob;
     void run_extract_job(const std::shared_ptr<ExtractJob>& job);
     // POST /extract/batch: its items start as /extract requests, a few at a
-    // time, and the answer is written once the last one is done.
+    // time, and the answer is a stream of their lines in the items' order.
     void start_batch(HttpRequest request, Clock::time_point deadline, Reply reply);
     void start_batch_items(const std::shared_ptr<BatchJob>& batch);
     void finish_batch_item(const std::shared_ptr<BatchJob>& batch, std::size_t item, HttpResponse answer);

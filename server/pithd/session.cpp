@@ -229,14 +229,34 @@ void Session::dispatch_request() {
 
 void Session::on_reply(std::uint64_t sequence, HttpResponse response) {
     if (sequence != sequence_ || !awaiting_reply_) {
+        if (response.stream) {
+            response.stream->cancel();  // nobody will read it
+        }
         return;  // answered already, at the deadline
     }
     awaiting_reply_ = false;
+    if (response.stream) {
+        do_write_stream(std::move(response));  // the deadline timer stays: it ends a stream still open
+        return;
+    }
     deadline_timer_.cancel();
     do_write(std::move(response), false);
 }
 
 void Session::on_deadline(std::uint64_t sequence, error_code ec) {
+    if (!ec && sequence == sequence_ && body_stream_) {
+        // The items of a batch end before the request deadline, so its lines
+        // should all be out: the client reads too slowly, or an item did not
+        // stop. The head is sent, so no 504: the answer ends without its last
+        // chunk, which a client reads as a cut-off body.
+        service_.metrics().record_budget(Budget::deadline);
+        extraction_status_ = "deadline_exceeded";
+        body_stream_->cancel();
+        body_stream_.reset();
+        record_request(static_cast<unsigned>(stream_head_.result_int()), streamed_bytes_);
+        do_close();
+        return;
+    }
     if (ec || sequence != sequence_ || !awaiting_reply_) {
         return;
     }
@@ -287,17 +307,19 @@ void Session::do_write(HttpResponse response, bool close) {
                       beast::bind_front_handler(&Session::on_write, shared_from_this(), !keep_alive));
 }
 
+void Session::record_request(unsigned status, std::size_t bytes_written) {
+    const std::string_view path = path_of(head_.target);
+    service_.metrics().record_request(route_of(path), status, millis_since(request_start_) / 1000.0);
+    log::access(log::AccessRecord{remote_, head_.method.empty() ? std::string_view("-") : head_.method,
+                                  path.substr(0, std::min(path.size(), kLoggedPathMax)), status, request_bytes_,
+                                  bytes_written, millis_since(request_start_), head_.request_id, extraction_status_});
+    finish_request();
+}
+
 void Session::on_write(bool close, error_code ec, std::size_t bytes) {
     response_.body() = std::string();  // written (or failed): the answer and its reservation go
     response_memory_.reset();
-    const std::string_view path = path_of(head_.target);
-    const Route route = route_of(path);
-    const auto status = static_cast<unsigned>(response_.result_int());
-    service_.metrics().record_request(route, status, millis_since(request_start_) / 1000.0);
-    log::access(log::AccessRecord{remote_, head_.method.empty() ? std::string_view("-") : head_.method,
-                                  path.substr(0, std::min(path.size(), kLoggedPathMax)), status, request_bytes_,
-                                  bytes, millis_since(request_start_), head_.request_id, extraction_status_});
-    finish_request();
+    record_request(static_cast<unsigned>(response_.result_int()), bytes);
     if (ec) {
         fail(ec, "writing a response");
         do_close();
@@ -309,6 +331,88 @@ void Session::on_write(bool close, error_code ec, std::size_t bytes) {
         } else {
             do_linger();
         }
+        return;
+    }
+    do_wait_for_request();
+}
+
+void Session::do_write_stream(HttpResponse response) {
+    stream_keep_alive_ = keep_alive_ && !service_.draining();
+    extraction_status_ = std::move(response.extraction_status);
+    body_stream_ = std::move(response.stream);
+    streamed_bytes_ = 0;
+    stream_head_ = {};
+    stream_head_.version(11);
+    stream_head_.result(response.status);
+    stream_head_.set(http::field::content_type, response.content_type);
+    stream_head_.set(http::field::cache_control, "no-store");
+    stream_head_.set("X-Request-Id", head_.request_id);
+    for (const auto& [name, value] : response.headers) {
+        stream_head_.insert(name, value);
+    }
+    stream_head_.keep_alive(stream_keep_alive_);
+    stream_head_.chunked(true);
+    stream_serializer_.emplace(stream_head_);
+    stream_.expires_after(limits_.write_timeout);
+    http::async_write_header(stream_, *stream_serializer_,
+                             beast::bind_front_handler(&Session::on_stream_written, shared_from_this(), false));
+}
+
+void Session::do_next_piece() {
+    body_stream_->next([self = shared_from_this(), sequence = sequence_](std::optional<ResponseStream::Piece> piece) {
+        net::post(self->stream_.get_executor(), [self, sequence, piece = std::move(piece)]() mutable {
+            self->on_piece(sequence, std::move(piece));
+        });
+    });
+}
+
+void Session::on_piece(std::uint64_t sequence, std::optional<ResponseStream::Piece> piece) {
+    if (sequence != sequence_ || !body_stream_) {
+        return;  // the stream was ended (the deadline) while this piece was on its way
+    }
+    stream_.expires_after(limits_.write_timeout);
+    if (!piece) {
+        net::async_write(stream_, http::make_chunk_last(),
+                         beast::bind_front_handler(&Session::on_stream_written, shared_from_this(), true));
+        return;
+    }
+    piece_ = std::move(*piece);
+    if (piece_.bytes.empty()) {  // an empty chunk would end the body
+        do_next_piece();
+        return;
+    }
+    net::async_write(stream_, http::make_chunk(net::buffer(piece_.bytes)),
+                     beast::bind_front_handler(&Session::on_stream_written, shared_from_this(), false));
+}
+
+void Session::on_stream_written(bool last, error_code ec, std::size_t bytes) {
+    streamed_bytes_ += bytes;
+    piece_ = {};  // written (or failed): the line and its reservation go
+    if (!body_stream_) {
+        return;  // ended at the deadline while this was written
+    }
+    if (!ec && !last) {
+        do_next_piece();
+        return;
+    }
+    end_stream(ec);
+}
+
+void Session::end_stream(error_code ec) {
+    deadline_timer_.cancel();
+    if (ec) {
+        body_stream_->cancel();  // what the client will not read need not run
+    }
+    body_stream_.reset();
+    stream_serializer_.reset();
+    record_request(static_cast<unsigned>(stream_head_.result_int()), streamed_bytes_);
+    if (ec) {
+        fail(ec, "writing a streamed response");
+        do_close();
+        return;
+    }
+    if (!stream_keep_alive_) {
+        do_close();
         return;
     }
     do_wait_for_request();

@@ -4,6 +4,8 @@
 //   type; answered before the body is read) -> read the body (same deadline)
 //   -> hand the request to the Service -> answer when the reply arrives or at
 //   the request deadline, whichever is first -> write (write_timeout) -> next.
+// A batch's answer is streamed: its lines are written as chunks as they are
+// done, each within write_timeout, the whole within the request deadline.
 // The Service's reply comes from a worker thread and is posted back to the
 // session's strand; a worker never touches a session. Internal header: Beast
 // is behind it.
@@ -53,6 +55,16 @@ private:
     void on_deadline(std::uint64_t sequence, error_code ec);
     void do_write(HttpResponse response, bool close);
     void on_write(bool close, error_code ec, std::size_t bytes);
+    // A streamed answer (HttpResponse::stream): the head, then each piece as
+    // a chunk once the one before is written (write_timeout each), then the
+    // last chunk. The request deadline ends a stream still open by closing.
+    void do_write_stream(HttpResponse response);
+    void do_next_piece();
+    void on_piece(std::uint64_t sequence, std::optional<ResponseStream::Piece> piece);
+    void on_stream_written(bool last, error_code ec, std::size_t bytes);
+    void end_stream(error_code ec);
+    // The request's line in the metrics and the access log.
+    void record_request(unsigned status, std::size_t bytes_written);
     // A failure while a request is open: answer it when the wire still works.
     void answer_error(ErrorCode code, std::string message);
     void finish_request();
@@ -65,6 +77,12 @@ private:
     std::optional<http::request_parser<http::string_body>> parser_;
     http::response<http::string_body> response_;
     std::shared_ptr<MemoryReservation> response_memory_;  // the answer's share of the budget while it is written
+    http::response<http::empty_body> stream_head_;
+    std::optional<http::response_serializer<http::empty_body>> stream_serializer_;
+    std::shared_ptr<ResponseStream> body_stream_;  // set while a streamed answer is written
+    ResponseStream::Piece piece_;                   // the piece being written
+    std::size_t streamed_bytes_ = 0;
+    bool stream_keep_alive_ = false;
     net::steady_timer deadline_timer_;
     std::shared_ptr<Listener> listener_;
     Service& service_;

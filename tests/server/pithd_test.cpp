@@ -19,7 +19,7 @@
 #include "time_scale.hpp"
 
 #include "pithd.hpp"
-#include "time_scale.hpp"
+#include "test_origin.hpp"
 
 namespace pith::test {
 namespace {
@@ -910,6 +910,52 @@ TEST(PithdBatch, AHundredItemsOneMalformedAnswerInOrder) {
     EXPECT_EQ(settled_reserved_bytes(pithd.port()), 0) << "reservations outlived their batch";
 }
 
+TEST(PithdBatch, EachLineIsWrittenOnceItAndTheLinesBeforeItAreDone) {
+    // Item 1's page comes from an origin that holds it back until the test
+    // lets it go. Item 0's line is read while item 1 is still fetched; item 2,
+    // extracted meanwhile, waits for item 1's line (the items' order).
+    std::promise<void> release;
+    const std::shared_future<void> released = release.get_future().share();
+    TestOrigin origin("127.0.0.1", [released](const std::string&) {
+        released.wait_for(30s);
+        OriginResponse response;
+        response.headers = {{"Content-Type", "text/html"}};
+        response.body = article_page(7);
+        return response;
+    });
+    START_PITHD(pithd, args_with({"--fetch-allow", "127.0.0.1/32"}));
+    const std::string body = json_request(article_page(6)) + "\n" +
+                             json::object({{"url", origin.url("/held")}}).dump() + "\n" +
+                             json_request(article_page(8)) + "\n";
+    auto connection = Connection::open(pithd.port());
+    ASSERT_TRUE(connection);
+    ASSERT_TRUE(connection->send_all(build_request("POST", "/extract/batch", kNdjson, body)));
+    ASSERT_TRUE(connection->wait_for("\"item\":0", 20s)) << connection->unread();
+    // Item 2 is extracted (two workers: it starts once item 0 is done) ...
+    const auto until = std::chrono::steady_clock::now() + 20s;
+    while (scrape(pithd.port()).sum("pithd_batch_items_total", {{"outcome", "answered"}}) < 2 &&
+           std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(10ms);
+    }
+    EXPECT_EQ(scrape(pithd.port()).sum("pithd_batch_items_total", {{"outcome", "answered"}}), 2);
+    // ... and its line is not written before item 1's.
+    EXPECT_EQ(connection->unread().find("\"item\":1"), std::string::npos) << connection->unread();
+    EXPECT_EQ(connection->unread().find("\"item\":2"), std::string::npos) << connection->unread();
+    release.set_value();
+    const HttpResult r = connection->read_response(20s);
+    ASSERT_TRUE(r.ok()) << r.error;
+    ASSERT_EQ(r.status, 200U);
+    EXPECT_EQ(r.header("transfer-encoding"), "chunked");
+    EXPECT_EQ(r.chunks, 3U) << "a chunk a line";
+    const std::vector<json> lines = ndjson_lines(r.body);
+    ASSERT_EQ(lines.size(), 3U) << r.body.substr(0, 300);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        EXPECT_EQ(lines[i].value("item", -1), static_cast<int>(i));
+        EXPECT_EQ(lines[i].value("status", ""), "ok") << lines[i].dump().substr(0, 300);
+    }
+    EXPECT_EQ(settled_reserved_bytes(pithd.port()), 0) << "reservations outlived their batch";
+}
+
 TEST(PithdBatch, TooManyItemsAreRefusedBeforeAnyIsExtracted) {
     START_PITHD(pithd, args_with({"--max-batch-items", "3"}));
     const std::string item = json_request(article_page(2)) + "\n";
@@ -929,8 +975,8 @@ TEST(PithdBatch, TooManyItemsAreRefusedBeforeAnyIsExtracted) {
 
 TEST(PithdBatch, ALargeBatchStaysWithinTheMemoryBudget) {
     // 10 MiB of budget for 20 pages of about 0.13 MB: the body (2.7 MB), two
-    // pages' working memory at a time and the answers kept until the batch is
-    // written do not all fit. Items that do not fit are refused, each on its
+    // pages' working memory at a time and the answers waiting for the lines
+    // before theirs to be written do not always all fit. Items that do not fit are refused, each on its
     // own line; the rest are extracted; the budget is never passed. (Small
     // pages: under TSan the test shares two cores with the others.)
     constexpr double kBudget = 10.0 * 1024 * 1024;

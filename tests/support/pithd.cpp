@@ -202,6 +202,10 @@ HttpResult Connection::read_response(milliseconds timeout, bool answers_head) {
             value += (value.empty() ? "" : ", ") + std::string(trim(line.substr(colon + 1)));
         }
     }
+    if (!answers_head && lower(result.header("transfer-encoding")).find("chunked") != std::string::npos) {
+        read_chunked_body(deadline, result);
+        return result;
+    }
     const std::size_t length =
         answers_head ? 0 : static_cast<std::size_t>(std::atoll(result.header("content-length").c_str()));
     while (buffer_.size() < length) {
@@ -213,6 +217,62 @@ HttpResult Connection::read_response(milliseconds timeout, bool answers_head) {
     result.body = buffer_.substr(0, length);
     buffer_.erase(0, length);
     return result;
+}
+
+void Connection::read_chunked_body(Clock::time_point deadline, HttpResult& result) {
+    const auto line = [&](std::string& out) {
+        std::size_t end;
+        while ((end = buffer_.find("\r\n")) == std::string::npos) {
+            if (!fill(deadline, &result.error)) {
+                result.error += " (in a chunked body)";
+                return false;
+            }
+        }
+        out = buffer_.substr(0, end);
+        buffer_.erase(0, end + 2);
+        return true;
+    };
+    std::string size_line;
+    for (;;) {
+        if (!line(size_line)) {
+            return;
+        }
+        char* end = nullptr;
+        const unsigned long long size = std::strtoull(size_line.c_str(), &end, 16);
+        if (end == size_line.c_str()) {
+            result.error = "bad chunk size line: " + size_line;
+            return;
+        }
+        if (size == 0) {
+            std::string trailer;
+            do {
+                if (!line(trailer)) {
+                    return;
+                }
+            } while (!trailer.empty());
+            return;
+        }
+        while (buffer_.size() < size + 2) {
+            if (!fill(deadline, &result.error)) {
+                result.error += " (in a chunk)";
+                return;
+            }
+        }
+        result.body.append(buffer_, 0, size);
+        buffer_.erase(0, size + 2);
+        ++result.chunks;
+    }
+}
+
+bool Connection::wait_for(std::string_view needle, milliseconds timeout) {
+    const Clock::time_point deadline = Clock::now() + timeout;
+    std::string error;
+    while (buffer_.find(needle) == std::string::npos) {
+        if (!fill(deadline, &error)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 bool Connection::wait_closed(milliseconds timeout) {

@@ -26,6 +26,7 @@ struct HttpResult {
     unsigned status = 0;
     std::map<std::string, std::string> headers;  // names lower-cased; a repeated name's values joined by ", "
     std::string body;
+    std::size_t chunks = 0;  // the chunks of a chunked body, 0 for one framed by Content-Length
 
     [[nodiscard]] bool ok() const { return error.empty(); }
     [[nodiscard]] std::string header(const std::string& name) const {
@@ -51,15 +52,21 @@ public:
     [[nodiscard]] bool is_open() const { return fd_ >= 0; }
     // Sends all of `data` within `timeout`.
     bool send_all(std::string_view data, milliseconds timeout = 10s);
-    // Reads one response (Content-Length framed) within `timeout`. The answer
-    // to a HEAD request has no body whatever its Content-Length says.
+    // Reads one response (Content-Length framed or chunked) within `timeout`.
+    // The answer to a HEAD request has no body whatever its Content-Length says.
     HttpResult read_response(milliseconds timeout = 10s, bool answers_head = false);
+    // Reads until what has arrived (and is not yet read as a response) holds
+    // `needle`; false when it does not within `timeout`.
+    bool wait_for(std::string_view needle, milliseconds timeout);
+    // What has arrived and is not yet read as a response.
+    [[nodiscard]] const std::string& unread() const { return buffer_; }
     // True when the server closes the connection within `timeout` (pending
     // response bytes are read and dropped).
     bool wait_closed(milliseconds timeout);
     void close();
 
 private:
+    void read_chunked_body(std::chrono::steady_clock::time_point deadline, HttpResult& result);
     // Appends what arrives within the deadline; false on timeout, close or error.
     bool fill(std::chrono::steady_clock::time_point deadline, std::string* error);
 
