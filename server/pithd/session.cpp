@@ -48,6 +48,18 @@ bool is_parse_error(const error_code& ec) {
            ec != http::error::end_of_stream && ec != http::error::partial_message;
 }
 
+// The head's fields every answer has, streamed or not.
+void set_head(http::response_header<>& head, const HttpResponse& response, std::string_view request_id) {
+    head.version(11);
+    head.result(response.status);
+    head.set(http::field::content_type, response.content_type);
+    head.set(http::field::cache_control, "no-store");
+    head.set("X-Request-Id", request_id);
+    for (const auto& [name, value] : response.headers) {
+        head.insert(name, value);  // a name may come twice (two WWW-Authenticate challenges)
+    }
+}
+
 void fail(const error_code& ec, std::string_view what) {
     if (is_quiet(ec)) {
         return;
@@ -286,14 +298,7 @@ void Session::do_write(HttpResponse response, bool close) {
     extraction_status_ = std::move(response.extraction_status);
     response_memory_ = std::move(response.memory);
     response_ = {};
-    response_.version(11);
-    response_.result(response.status);
-    response_.set(http::field::content_type, response.content_type);
-    response_.set(http::field::cache_control, "no-store");
-    response_.set("X-Request-Id", head_.request_id);
-    for (const auto& [name, value] : response.headers) {
-        response_.insert(name, value);  // a name may come twice (two WWW-Authenticate challenges)
-    }
+    set_head(response_, response, head_.request_id);
     response_.keep_alive(keep_alive);
     if (head_.method == "HEAD") {
         // The length the GET would have, and no body (RFC 9110, 9.3.2).
@@ -342,14 +347,7 @@ void Session::do_write_stream(HttpResponse response) {
     body_stream_ = std::move(response.stream);
     streamed_bytes_ = 0;
     stream_head_ = {};
-    stream_head_.version(11);
-    stream_head_.result(response.status);
-    stream_head_.set(http::field::content_type, response.content_type);
-    stream_head_.set(http::field::cache_control, "no-store");
-    stream_head_.set("X-Request-Id", head_.request_id);
-    for (const auto& [name, value] : response.headers) {
-        stream_head_.insert(name, value);
-    }
+    set_head(stream_head_, response, head_.request_id);
     stream_head_.keep_alive(stream_keep_alive_);
     stream_head_.chunked(true);
     stream_serializer_.emplace(stream_head_);
