@@ -179,6 +179,7 @@ void Session::on_read_header(error_code ec, std::size_t bytes) {
     }
     head_.request_id = request_id_for(message["X-Request-Id"]);
     keep_alive_ = message.keep_alive();
+    http_10_ = message.version() < 11;
 
     if (std::optional<HttpResponse> refusal = service_.check_head(head_)) {
         // An unread body leaves the connection unable to carry another request.
@@ -342,14 +343,16 @@ void Session::on_write(bool close, error_code ec, std::size_t bytes) {
 }
 
 void Session::do_write_stream(HttpResponse response) {
-    stream_keep_alive_ = keep_alive_ && !service_.draining();
+    // HTTP/1.0 has no chunks: the body ends where the connection does.
+    stream_chunked_ = !http_10_;
+    stream_keep_alive_ = stream_chunked_ && keep_alive_ && !service_.draining();
     extraction_status_ = std::move(response.extraction_status);
     body_stream_ = std::move(response.stream);
     streamed_bytes_ = 0;
     stream_head_ = {};
     set_head(stream_head_, response, head_.request_id);
     stream_head_.keep_alive(stream_keep_alive_);
-    stream_head_.chunked(true);
+    stream_head_.chunked(stream_chunked_);
     stream_serializer_.emplace(stream_head_);
     stream_.expires_after(limits_.write_timeout);
     http::async_write_header(stream_, *stream_serializer_,
@@ -369,6 +372,10 @@ void Session::on_piece(std::uint64_t sequence, std::optional<ResponseStream::Pie
         return;  // the stream was ended (the deadline) while this piece was on its way
     }
     stream_.expires_after(limits_.write_timeout);
+    if (!piece && !stream_chunked_) {
+        end_stream({});  // the close ends the body
+        return;
+    }
     if (!piece) {
         net::async_write(stream_, http::make_chunk_last(),
                          beast::bind_front_handler(&Session::on_stream_written, shared_from_this(), true));
@@ -377,6 +384,11 @@ void Session::on_piece(std::uint64_t sequence, std::optional<ResponseStream::Pie
     piece_ = std::move(*piece);
     if (piece_.bytes.empty()) {  // an empty chunk would end the body
         do_next_piece();
+        return;
+    }
+    if (!stream_chunked_) {
+        net::async_write(stream_, net::buffer(piece_.bytes),
+                         beast::bind_front_handler(&Session::on_stream_written, shared_from_this(), false));
         return;
     }
     net::async_write(stream_, http::make_chunk(net::buffer(piece_.bytes)),

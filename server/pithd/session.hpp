@@ -83,6 +83,7 @@ private:
     ResponseStream::Piece piece_;                   // the piece being written
     std::size_t streamed_bytes_ = 0;
     bool stream_keep_alive_ = false;
+    bool stream_chunked_ = true;  // false for an HTTP/1.0 client: the close ends the body
     net::steady_timer deadline_timer_;
     std::shared_ptr<Listener> listener_;
     Service& service_;
@@ -96,6 +97,7 @@ private:
     bool request_open_ = false;     // counted in requests_in_flight
     bool awaiting_reply_ = false;
     bool keep_alive_ = true;
+    bool http_10_ = false;          // the request came as HTTP/1.0
     bool request_read_ = false;     // the whole current request, body included, was read
     std::uint64_t request_bytes_ = 0;
     Clock::time_point request_start_;

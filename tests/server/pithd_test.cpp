@@ -956,6 +956,27 @@ TEST(PithdBatch, EachLineIsWrittenOnceItAndTheLinesBeforeItAreDone) {
     EXPECT_EQ(settled_reserved_bytes(pithd.port()), 0) << "reservations outlived their batch";
 }
 
+TEST(PithdBatch, AnHttp10ClientGetsTheLinesWithoutChunksAndTheConnectionClosed) {
+    START_PITHD(pithd, args_with({}));
+    const std::string body = json_request(article_page(6)) + "\n" + json_request(article_page(7)) + "\n";
+    auto connection = Connection::open(pithd.port());
+    ASSERT_TRUE(connection);
+    std::string request = build_request("POST", "/extract/batch", kNdjson, body);
+    request.replace(request.find("HTTP/1.1"), 8, "HTTP/1.0");
+    ASSERT_TRUE(connection->send_all(request));
+    ASSERT_TRUE(connection->read_until_closed(20s)) << "the close ends the body";
+    const std::string answer = connection->unread();
+    EXPECT_TRUE(answer.starts_with("HTTP/1.1 200")) << answer.substr(0, 200);
+    std::string head = answer.substr(0, answer.find("\r\n\r\n"));
+    std::transform(head.begin(), head.end(), head.begin(), [](unsigned char c) { return std::tolower(c); });
+    EXPECT_EQ(head.find("transfer-encoding"), std::string::npos) << head;
+    EXPECT_EQ(head.find("content-length"), std::string::npos) << head;
+    const std::vector<json> lines = ndjson_lines(answer.substr(answer.find("\r\n\r\n") + 4));
+    ASSERT_EQ(lines.size(), 2U);
+    EXPECT_EQ(lines[0].value("item", -1), 0);
+    EXPECT_EQ(lines[1].value("item", -1), 1);
+}
+
 TEST(PithdBatch, TooManyItemsAreRefusedBeforeAnyIsExtracted) {
     START_PITHD(pithd, args_with({"--max-batch-items", "3"}));
     const std::string item = json_request(article_page(2)) + "\n";

@@ -275,6 +275,14 @@ bool Connection::wait_for(std::string_view needle, milliseconds timeout) {
     return true;
 }
 
+bool Connection::read_until_closed(milliseconds timeout) {
+    const Clock::time_point deadline = Clock::now() + timeout;
+    std::string error;
+    while (fill(deadline, &error)) {
+    }
+    return error == "connection closed by the server";
+}
+
 bool Connection::wait_closed(milliseconds timeout) {
     const Clock::time_point deadline = Clock::now() + timeout;
     std::string error;

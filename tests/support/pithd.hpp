@@ -58,6 +58,9 @@ public:
     // Reads until what has arrived (and is not yet read as a response) holds
     // `needle`; false when it does not within `timeout`.
     bool wait_for(std::string_view needle, milliseconds timeout);
+    // Reads, keeping what arrives, until the server closes the connection;
+    // false when it does not within `timeout`.
+    bool read_until_closed(milliseconds timeout);
     // What has arrived and is not yet read as a response.
     [[nodiscard]] const std::string& unread() const { return buffer_; }
     // True when the server closes the connection within `timeout` (pending
