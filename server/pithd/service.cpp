@@ -169,16 +169,13 @@ struct Service::BatchJob : ResponseStream {
         std::optional<Piece> piece;
         {
             const std::lock_guard lock(mutex);
-            if (taken < answers.size() && !answers[taken]) {
+            if (taken == answers.size()) {
+                request.body = std::string();  // every line is out: the items' bytes can go
+            } else if (!answers[taken]) {
                 waiting = std::move(ready);
                 return;
-            }
-            if (taken < answers.size()) {
-                piece = std::move(answers[taken]);
-                answers[taken].reset();
-                ++taken;
             } else {
-                request.body = std::string();  // every line is out: the items' bytes can go
+                piece = std::exchange(answers[taken++], std::nullopt);
             }
         }
         ready(std::move(piece));

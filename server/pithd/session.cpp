@@ -371,28 +371,25 @@ void Session::on_piece(std::uint64_t sequence, std::optional<ResponseStream::Pie
     if (sequence != sequence_ || !body_stream_) {
         return;  // the stream was ended (the deadline) while this piece was on its way
     }
+    const bool last = !piece;
+    auto written = beast::bind_front_handler(&Session::on_stream_written, shared_from_this(), last);
     stream_.expires_after(limits_.write_timeout);
-    if (!piece && !stream_chunked_) {
-        end_stream({});  // the close ends the body
-        return;
-    }
-    if (!piece) {
-        net::async_write(stream_, http::make_chunk_last(),
-                         beast::bind_front_handler(&Session::on_stream_written, shared_from_this(), true));
+    if (last) {
+        if (stream_chunked_) {
+            net::async_write(stream_, http::make_chunk_last(), std::move(written));
+        } else {
+            end_stream({});  // the close ends the body
+        }
         return;
     }
     piece_ = std::move(*piece);
     if (piece_.bytes.empty()) {  // an empty chunk would end the body
         do_next_piece();
-        return;
+    } else if (stream_chunked_) {
+        net::async_write(stream_, http::make_chunk(net::buffer(piece_.bytes)), std::move(written));
+    } else {
+        net::async_write(stream_, net::buffer(piece_.bytes), std::move(written));
     }
-    if (!stream_chunked_) {
-        net::async_write(stream_, net::buffer(piece_.bytes),
-                         beast::bind_front_handler(&Session::on_stream_written, shared_from_this(), false));
-        return;
-    }
-    net::async_write(stream_, http::make_chunk(net::buffer(piece_.bytes)),
-                     beast::bind_front_handler(&Session::on_stream_written, shared_from_this(), false));
 }
 
 void Session::on_stream_written(bool last, error_code ec, std::size_t bytes) {

@@ -1113,38 +1113,16 @@ std::string unescape_html_entities(std::string_view s) {
     }
 
     // Pass 2 over the result: /&#(?:x([0-9a-f]+)|([0-9]+));/gi.
-    constexpr std::uint32_t kTooLarge = 0x110000;  // saturate: anything above is invalid anyway
-    auto digit_value = [](char c, bool hex) -> int {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        const char lower = to_lower(c);
-        return (hex && lower >= 'a' && lower <= 'f') ? lower - 'a' + 10 : -1;
-    };
     std::string out;
     out.reserve(named.size());
     for (std::size_t i = 0; i < named.size();) {
-        if (named[i] == '&' && i + 1 < named.size() && named[i + 1] == '#') {
-            std::size_t j = i + 2;
-            const bool hex = j < named.size() && (named[j] == 'x' || named[j] == 'X');
-            j += hex ? 1 : 0;
-            const std::size_t digits_start = j;
-            std::uint32_t value = 0;
-            int d = 0;
-            while (j < named.size() && (d = digit_value(named[j], hex)) >= 0) {
-                value = std::min(kTooLarge, value * (hex ? 16U : 10U) + static_cast<std::uint32_t>(d));
-                ++j;
-            }
-            if (j > digits_start && j < named.size() && named[j] == ';') {
-                if (value == 0 || value >= kTooLarge || (value >= 0xD800 && value <= 0xDFFF)) {
-                    value = 0xFFFD;  // what a conforming HTML parser substitutes
-                }
-                text::append_utf8(out, static_cast<char32_t>(value));
-                i = j + 1;
-                continue;
-            }
+        std::size_t end = 0;
+        if (const std::optional<char32_t> c = text::numeric_reference_at(named, i, end)) {
+            text::append_utf8(out, *c);
+            i = end + 1;
+        } else {
+            out.push_back(named[i++]);
         }
-        out.push_back(named[i++]);
     }
     return out;
 }

@@ -1,7 +1,10 @@
 // Character references left in text that was escaped twice.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace pith::text {
 
@@ -12,5 +15,12 @@ namespace pith::text {
 // without its semicolon. For strings a page escaped twice: "&amp;rsquo;" in a
 // meta tag reaches pith as "&rsquo;", "&amp;#x26;" in an <h1> as "&#x26;".
 void decode_character_references(std::string& text);
+
+// The character of the numeric reference that begins at `amp` in `text`
+// ("&#x26;", "&#8217;": '&', "#", decimal digits or 'x' and hex digits, ';'),
+// with `end` set to its ';'; nullopt when none begins there. A code point HTML
+// does not allow (0, a surrogate, past U+10FFFF) is U+FFFD, as a conforming
+// parser substitutes.
+[[nodiscard]] std::optional<char32_t> numeric_reference_at(std::string_view text, std::size_t amp, std::size_t& end);
 
 }  // namespace pith::text
