@@ -6,10 +6,10 @@
 // takes out what surrounds it instead:
 //  - the region is the page's <main> (or role=main) when it holds a fair share
 //    of the body's text, else the body;
-//  - the page's furniture goes: header, footer, nav and aside elements and
-//    their ARIA roles (banner, contentinfo, navigation, complementary, search,
-//    dialog, menu), hidden elements, and form controls, whose labels are not
-//    content.
+//  - the page's furniture goes: header elements outside any article or
+//    section, footer, nav and aside elements, their ARIA roles (banner,
+//    contentinfo, navigation, complementary, search, dialog, menu), hidden
+//    elements, and form controls, whose labels are not content.
 // On wcxb-dev this alone took listings' word F1 from 0.47 (auto's single
 // container) to 0.72 in a prototype, service pages from 0.77 to 0.81.
 #include <string_view>
@@ -44,12 +44,30 @@ bool is_furniture_role(std::string_view role) noexcept {
     return false;
 }
 
-bool is_furniture(const Node* node) noexcept {
+// A <header> inside an <article> or a <section> heads that part, as the HTML
+// accessibility mapping reads it (a banner landmark only when scoped to the
+// body): a listing's cards put their headline and summary in one. (Footers go
+// whatever their scope: the article's assembly drops them, as Readability.js
+// does.)
+bool is_sectioned(const Node* node, const Node* region) noexcept {
+    for (const Node* up = node->parent; up != nullptr && up != region; up = up->parent) {
+        if (up->is(Tag::article) || up->is(Tag::section)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool is_furniture(const Node* node, const Node* region) noexcept {
     if (node->ns != dom::Namespace::html) {
         return node->ns == dom::Namespace::svg && node->name == "svg";
     }
     switch (node->tag) {
     case Tag::header:
+        if (!is_sectioned(node, region)) {
+            return true;
+        }
+        break;
     case Tag::footer:
     case Tag::nav:
     case Tag::aside:
@@ -126,7 +144,7 @@ StrategyResult run_region(dom::Document& doc, const ExtractOptions& options, con
     // furniture here, since the walk starts below it.
     std::vector<Node*> furniture;
     for (Node* n = region->first_child; n != nullptr;) {
-        if (n->is_element() && is_furniture(n)) {
+        if (n->is_element() && is_furniture(n, region)) {
             furniture.push_back(n);
             n = dom::next_node(n, region, true);
             continue;

@@ -80,6 +80,39 @@ TEST(Region, HonoursTheAriaRolesOfThePagesParts) {
     }
 }
 
+TEST(Region, KeepsTheHeadersOfArticlesAndSectionsButNotThePages) {
+    std::string items;
+    for (int i = 1; i <= 6; ++i) {
+        const std::string n = std::to_string(i);
+        items += "<article><header><h2><a href=\"/story/" + n + "\">Headline " + n + "</a></h2>"
+                 "<p>The summary of story " + n + ", a sentence or two long.</p></header>"
+                 "</article>";
+    }
+    dom::Document doc = test::parse_or_fail(
+        "<html><body><main><header>Page banner</header><section><header><h1>Latest stories</h1></header>" + items +
+        "</section></main></body></html>");
+    const StrategyResult result = region_of(doc);
+    ASSERT_NE(result.content, nullptr);
+    const std::string text = dom::inner_text(result.content);
+    EXPECT_NE(text.find("Latest stories"), std::string::npos) << text;
+    for (int i = 1; i <= 6; ++i) {
+        const std::string n = std::to_string(i);
+        EXPECT_NE(text.find("Headline " + n), std::string::npos) << i;
+        EXPECT_NE(text.find("The summary of story " + n), std::string::npos) << i;
+    }
+    EXPECT_EQ(text.find("Page banner"), std::string::npos);
+}
+
+TEST(Region, AHiddenHeaderInsideAnArticleIsStillFurniture) {
+    dom::Document doc = test::parse_or_fail("<html><body><main><article><header hidden>Hidden heading</header>" +
+                                            cards(6) + "</article></main></body></html>");
+    const StrategyResult result = region_of(doc);
+    ASSERT_NE(result.content, nullptr);
+    const std::string text = dom::inner_text(result.content);
+    EXPECT_NE(text.find("Item number 6"), std::string::npos);
+    EXPECT_EQ(text.find("Hidden heading"), std::string::npos);
+}
+
 TEST(Region, APageWithNothingButFurnitureHasNoContent) {
     dom::Document doc =
         test::parse_or_fail("<html><body><nav><a href=\"/\">Home</a></nav><footer>Copyright</footer></body></html>");
