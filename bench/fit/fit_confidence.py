@@ -97,6 +97,17 @@ BINS = 10
 # pages under 0.5, 0.64 on those at 0.8 or more), alone or beside the share
 # the whole page holds: 0.458 and 0.424. Whether an <h1>'s text is in the
 # answer: 0.466 (auto's text leaves the headline out, as Readability does).
+# Refitted once listing cards kept their <article><header>: 0.508. The region
+# keeping the hidden panels that tabs and toggles open (role=tabpanel or
+# region, or an aria-controls target) took wcxb-dev to 0.866 out of fold
+# (0.861) and held aside 0.8725 -> 0.8741 before refitting, but its refit
+# held 0.458 here and failed three tests of behaviour: a grid's last card and
+# most of a 16 MB page of prose pruned by the block model, and the disputed
+# page of confidence_test.cpp 0.06 under the agreed one (0.1 asked). With a
+# repeated item's blocks deciding together by their mean (the grid and the
+# long page whole again): 0.413, the disputed page 0.086 under; with the trees
+# kept from the judge's copies of the two shares too, 0.422 and 0.088; from
+# length_disparity as well, 0.374 (the test passes). Branch region-panels-groups.
 PARAMS = dict(rounds=50, max_depth=3, learning_rate=0.1, reg_lambda=1.0, min_child_weight=5.0)
 # How much of each strategy's article the other holds (agreement, the smaller
 # share, and coverage, the larger) enters each model as one straight term,
