@@ -48,9 +48,14 @@ bool is_furniture_role(std::string_view role) noexcept {
 // accessibility mapping reads it (a banner landmark only when scoped to the
 // body): a listing's cards put their headline and summary in one. (Footers go
 // whatever their scope: the article's assembly drops them, as Readability.js
-// does.)
+// does.) The walk up stops after kSectionLevels, so that a page of many
+// headers nested deep costs a bounded walk each.
+constexpr int kSectionLevels = 64;
+
 bool is_sectioned(const Node* node, const Node* region) noexcept {
-    for (const Node* up = node->parent; up != nullptr && up != region; up = up->parent) {
+    int level = 0;
+    for (const Node* up = node->parent; up != nullptr && up != region && level < kSectionLevels;
+         up = up->parent, ++level) {
         if (up->is(Tag::article) || up->is(Tag::section)) {
             return true;
         }
