@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "text/ascii_block.hpp"
 #include "text/text.hpp"
@@ -19,47 +21,131 @@ std::string inner_text(const Node* node, bool normalize) {
     return std::string(trimmed);
 }
 
-std::size_t inner_text_length(const Node* node, bool normalize) {
-    // Walks the text nodes once, tracking white space runs, so no string is
-    // built: a run between two characters counts one (normalized) or its
-    // length (every white space code point is one UTF-16 unit).
+namespace {
+
+// A measure of text being read: its length so far as inner_text_length counts
+// it, the white space since its last character, and whether it has one.
+struct TextMeasure {
     std::size_t length = 0;
     std::size_t pending = 0;  // white space since the last character
     bool seen = false;        // a character other than white space was counted
-    for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
-        if (!n->is_text()) {
+};
+
+// Reads `s` on from `m`: a run of white space between two characters counts
+// one (normalized) or its length (every white space code point is one UTF-16
+// unit), and none is counted before the first character or after the last.
+void measure_text(std::string_view s, bool normalize, TextMeasure& m) noexcept {
+    std::size_t pos = 0;
+    while (pos < s.size()) {
+        text::AsciiBlock block;
+        if (normalize && m.seen && text::ascii_block(s, pos, block)) {  // eight ASCII bytes at once
+            bool after_space = m.pending != 0;
+            m.length += text::collapsed_units(block, after_space);
+            m.pending = after_space ? 1 : 0;
+            pos += 8;
             continue;
         }
-        const std::string_view s = n->data;
-        std::size_t pos = 0;
-        while (pos < s.size()) {
-            text::AsciiBlock block;
-            if (normalize && seen && text::ascii_block(s, pos, block)) {  // eight ASCII bytes at once
-                bool after_space = pending != 0;
-                length += text::collapsed_units(block, after_space);
-                pending = after_space ? 1 : 0;
-                pos += 8;
-                continue;
-            }
-            const auto b = static_cast<unsigned char>(s[pos]);
-            const std::size_t w = b < 0x80 ? static_cast<std::size_t>(b == ' ' || (b >= 0x09 && b <= 0x0D))
-                                           : text::space_at(s, pos);
-            if (w != 0) {
-                ++pending;
-                pos += w;
-                continue;
-            }
-            if (seen) {
-                length += normalize ? std::min<std::size_t>(pending, 1) : pending;
-            }
-            pending = 0;
-            seen = true;
-            const std::size_t step = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
-            length += step == 4 ? 2 : 1;
-            pos += step;
+        const auto b = static_cast<unsigned char>(s[pos]);
+        const std::size_t w = b < 0x80 ? static_cast<std::size_t>(b == ' ' || (b >= 0x09 && b <= 0x0D))
+                                       : text::space_at(s, pos);
+        if (w != 0) {
+            ++m.pending;
+            pos += w;
+            continue;
+        }
+        if (m.seen) {
+            m.length += normalize ? std::min<std::size_t>(m.pending, 1) : m.pending;
+        }
+        m.pending = 0;
+        m.seen = true;
+        const std::size_t step = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+        m.length += step == 4 ? 2 : 1;
+        pos += step;
+    }
+}
+
+// The normalized measure of a stretch of text, read alone, with what joining
+// it to its neighbours needs: whether it starts or ends with white space.
+struct TextSpan {
+    std::size_t length = 0;   // trimmed, runs collapsed
+    bool seen = false;        // holds a character other than white space
+    bool leading = false;     // white space before its first character (or, unseen, any at all)
+    bool trailing = false;    // white space after its last character
+};
+
+TextSpan span_of(std::string_view s) noexcept {
+    TextMeasure m;
+    measure_text(s, true, m);
+    TextSpan span{m.length, m.seen, false, m.seen && m.pending != 0};
+    if (!s.empty()) {
+        const auto b = static_cast<unsigned char>(s[0]);
+        span.leading = b < 0x80 ? b == ' ' || (b >= 0x09 && b <= 0x0D) : text::space_at(s, 0) != 0;
+    }
+    if (!m.seen) {
+        span.leading = m.pending != 0;
+    }
+    return span;
+}
+
+// `a` followed by `b`: a run of white space between their characters counts one.
+TextSpan joined(const TextSpan& a, const TextSpan& b) noexcept {
+    if (!a.seen) {
+        return TextSpan{b.length, b.seen, a.leading || b.leading, b.seen ? b.trailing : a.leading || b.leading};
+    }
+    if (!b.seen) {
+        return TextSpan{a.length, true, a.leading, a.trailing || b.leading};
+    }
+    return TextSpan{a.length + b.length + ((a.trailing || b.leading) ? 1 : 0), true, a.leading, b.trailing};
+}
+
+}  // namespace
+
+std::size_t inner_text_length(const Node* node, bool normalize) {
+    // Walks the text nodes once, tracking white space runs, so no string is built.
+    TextMeasure m;
+    for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
+        if (n->is_text()) {
+            measure_text(n->data, normalize, m);
         }
     }
-    return length;
+    return m.length;
+}
+
+std::size_t inner_text_lengths(const Node* root,
+                               const std::function<void(const Node* element, std::size_t length)>& visit) {
+    if (root->is_text()) {
+        return span_of(root->data).length;
+    }
+    // Each open element's text so far; an element's is joined to its
+    // parent's once its last child is read. The stack is as deep as the
+    // subtree, on the heap.
+    std::vector<std::pair<const Node*, TextSpan>> open{{root, TextSpan{}}};
+    const Node* n = root->first_child;
+    for (;;) {
+        if (n == nullptr) {
+            const auto [element, span] = open.back();
+            open.pop_back();
+            if (open.empty()) {
+                return span.length;
+            }
+            if (element->is_element()) {
+                visit(element, span.length);
+            }
+            open.back().second = joined(open.back().second, span);
+            n = element->next;
+        } else if (n->is_text()) {
+            open.back().second = joined(open.back().second, span_of(n->data));
+            n = n->next;
+        } else if (n->first_child != nullptr) {
+            open.emplace_back(n, TextSpan{});
+            n = n->first_child;
+        } else {
+            if (n->is_element()) {
+                visit(n, 0);
+            }
+            n = n->next;
+        }
+    }
 }
 
 namespace {

@@ -244,15 +244,14 @@ void clean(Node* root, std::initializer_list<Tag> tags) {
 }
 
 bool clean_conditionally_removes(const Node* node, Tag tag, const ReadabilityOptions& options, PassFlags flags) {
-    const std::size_t content_length = dom::inner_text_length(node);
+    // The node's text and its lists' (nested lists each counted whole, as
+    // Readability.js sums them), in one walk.
+    std::size_t list_length = 0;
+    const std::size_t content_length = dom::inner_text_lengths(node, [&](const Node* n, std::size_t length) {
+        list_length += n->is(Tag::ul) || n->is(Tag::ol) ? length : 0;
+    });
     bool is_list = tag == Tag::ul || tag == Tag::ol;
     if (!is_list) {
-        std::size_t list_length = 0;
-        for (const Node* n = node->first_child; n != nullptr; n = dom::next_node(n, node)) {
-            if (n->is(Tag::ul) || n->is(Tag::ol)) {
-                list_length += dom::inner_text_length(n);
-            }
-        }
         // JavaScript division: x / 0 is Infinity (> 0.9), 0 / 0 is NaN (not).
         is_list = content_length == 0 ? list_length > 0
                                       : static_cast<double>(list_length) / static_cast<double>(content_length) > 0.9;

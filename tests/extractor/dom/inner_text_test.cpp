@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "parse_or_fail.hpp"
 #include "text/text.hpp"
@@ -49,6 +52,31 @@ TEST(InnerText, LengthAgreesWithTheStringsUtf16Length) {
         for (const bool normalize : {true, false}) {
             EXPECT_EQ(inner_text_length(p, normalize), text::utf16_length(inner_text(p, normalize)))
                 << page << " normalize=" << normalize;
+        }
+    }
+}
+
+TEST(InnerText, LengthsOfEveryElementInOneWalkAreEachOnesOwn) {
+    // Elements nested in every way around runs of white space: empty ones,
+    // ones of white space only, runs split over several elements.
+    const std::string nested =
+        "<div> <section>  <p>  a  <b> </b> b </p><div></div><ul><li>one</li> <li>\xE3\x80\x80</li>"
+        "<li> two<i>  <u> </u></i>three </li></ul></section><span>\xF0\x9F\x98\x80</span>end   </div>";
+    for (std::string page : std::vector<std::string>(std::begin(kPages), std::end(kPages))) {
+        for (const std::string& html : {page, nested, "<div>" + page + nested + page + "</div>"}) {
+            Document doc = parse_or_fail(html);
+            const Node* root = doc.body()->first_element_child();
+            std::size_t elements = 0;
+            const std::size_t whole = inner_text_lengths(root, [&](const Node* e, std::size_t length) {
+                ++elements;
+                EXPECT_EQ(length, inner_text_length(e)) << html << " at <" << e->name << ">";
+            });
+            EXPECT_EQ(whole, inner_text_length(root)) << html;
+            std::size_t below = 0;
+            for (const Node* n = next_node(root, root); n != nullptr; n = next_node(n, root)) {
+                below += n->is_element() ? 1U : 0U;
+            }
+            EXPECT_EQ(elements, below) << html;
         }
     }
 }
