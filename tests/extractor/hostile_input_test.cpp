@@ -310,6 +310,32 @@ TEST(HostileInput, AParseRunningAtTheDeadlineIsStopped) {
     EXPECT_EQ(article.error->message, "deadline passed while parsing");
 }
 
+TEST(HostileInput, ReadabilitysCleaningRunningAtTheDeadlineIsStopped) {
+    // 2,000 nested <div>s around 10,000 paragraphs: the parse and the
+    // candidate walk take a fraction of a second, the cleaning of the
+    // article several seconds (text times nesting), which the deadline ends.
+    std::string html = "<html><body><article>";
+    for (int i = 0; i < 2000; ++i) {
+        html += "<div>";
+    }
+    for (int i = 0; i < 10000; ++i) {
+        html += "<p>Line " + std::to_string(i) + " of text.</p>";
+    }
+    html += "</article></body></html>";
+    ExtractOptions options = unlimited_memory();
+    options.strategy = pith::extract::Strategy::readability;
+    const std::chrono::milliseconds allowed{test::kTimeScale > 1.0 ? 2000 : 600};
+    options.runtime.deadline = Clock::now() + allowed;
+    const auto start = Clock::now();
+    const Article article = extract(html, options);
+    const double elapsed = seconds_since(start);
+    EXPECT_LT(elapsed, std::chrono::duration<double>(allowed).count() + 0.5 * test::kTimeScale) << elapsed << " s";
+    EXPECT_EQ(article.status, Status::budget_exceeded);
+    ASSERT_TRUE(article.error.has_value());
+    EXPECT_EQ(article.error->code, ErrorCode::deadline_exceeded);
+    EXPECT_NE(article.error->message.find("readability pass"), std::string::npos) << article.error->message;
+}
+
 TEST(HostileInput, WorkThatCannotFinishBeforeTheDeadlineIsRefusedBeforeItStarts) {
     std::string html = "<html><body>";
     for (int i = 0; i < 300000; ++i) {

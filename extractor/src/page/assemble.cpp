@@ -26,12 +26,14 @@ void wrap_in_page_div(dom::Document& doc, Node* article) {
 }
 
 Node* assemble_article(dom::Document& doc, const std::vector<Node*>& blocks, const ReadabilityOptions& options,
-                       PassFlags flags) {
+                       PassFlags flags, std::chrono::steady_clock::time_point deadline) {
     Node* article = doc.create_element(Tag::div);
     for (Node* block : blocks) {
         append_as_block(article, block);
     }
-    prep_article(doc, article, options, flags);
+    if (!prep_article(doc, article, options, flags, deadline)) {
+        return nullptr;
+    }
     wrap_in_page_div(doc, article);
     return article;
 }

@@ -8,6 +8,7 @@
 //   post_process.cpp   _postProcessContent, and the document's base URL
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,8 +51,12 @@ std::size_t drop_unshown_text(dom::Document& doc, std::size_t body_length);
 // Readability-readerable on a parsed document.
 [[nodiscard]] bool is_probably_readable(const dom::Document& doc, const ReadableOptions& options);
 
-// _prepArticle: cleanup of the chosen content under `flags`.
-void prep_article(dom::Document& doc, dom::Node* content, const ReadabilityOptions& options, PassFlags flags);
+// _prepArticle: cleanup of the chosen content under `flags`. The conditional
+// cleaning reads each cleaned element's whole text, which on deep nesting
+// adds up to nesting times text: it stops once `deadline` passes, and then
+// prep_article returns false, the content half cleaned.
+[[nodiscard]] bool prep_article(dom::Document& doc, dom::Node* content, const ReadabilityOptions& options,
+                                PassFlags flags, std::chrono::steady_clock::time_point deadline);
 
 // Appends `block` to the article, renamed to <div> unless it is a block tag
 // the article keeps as it is (Readability's sibling rule).
@@ -63,9 +68,11 @@ void wrap_in_page_div(dom::Document& doc, dom::Node* article);
 // An article built from `blocks` (detached or not, in document order) the way
 // grab_article builds its own: blocks that are not div, article, section, p,
 // ol or ul become <div>s, prep_article cleans them under `flags`, and the
-// whole is wrapped in Readability's page div. Returns the detached article.
+// whole is wrapped in Readability's page div. Returns the detached article,
+// or nullptr when `deadline` passed while prep_article cleaned it.
 [[nodiscard]] dom::Node* assemble_article(dom::Document& doc, const std::vector<dom::Node*>& blocks,
-                                          const ReadabilityOptions& options, PassFlags flags);
+                                          const ReadabilityOptions& options, PassFlags flags,
+                                          std::chrono::steady_clock::time_point deadline);
 
 // Which text makes a <div> or <section> around a single <div> or <section>
 // more than a wrapper. Readability.js counts only text that ends in a

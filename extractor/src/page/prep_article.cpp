@@ -4,6 +4,7 @@
 // cleaning so their links do not count against real blocks.
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <initializer_list>
 #include <vector>
@@ -325,12 +326,23 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ReadabilityOpt
     return have_to_remove;
 }
 
-void clean_conditionally(Node* root, Tag tag, const ReadabilityOptions& options, PassFlags flags) {
+// Returns false, and leaves the rest, once `deadline` passes.
+bool clean_conditionally(Node* root, Tag tag, const ReadabilityOptions& options, PassFlags flags,
+                         std::chrono::steady_clock::time_point deadline) {
     if (!has(flags, PassFlags::clean_conditionally)) {
-        return;
+        return true;
     }
-    remove_matching(elements_by_tag(root, tag),
-                    [&](const Node* n) { return clean_conditionally_removes(n, tag, options, flags); });
+    constexpr std::size_t kElementsPerClockRead = 16;  // each reads its whole subtree: the clock costs little
+    std::size_t read = 0;
+    bool late = false;
+    remove_matching(elements_by_tag(root, tag), [&](const Node* n) {
+        if (late || (read++ % kElementsPerClockRead == 0 && std::chrono::steady_clock::now() >= deadline)) {
+            late = true;
+            return false;
+        }
+        return clean_conditionally_removes(n, tag, options, flags);
+    });
+    return !late;
 }
 
 // _cleanMatchedNodes under each child of the content: small share widgets.
@@ -407,21 +419,26 @@ PrepElements prep_elements(Node* content) {
     return out;
 }
 
-void prep_article(dom::Document& doc, Node* content, const ReadabilityOptions& options, PassFlags flags) {
+bool prep_article(dom::Document& doc, Node* content, const ReadabilityOptions& options, PassFlags flags,
+                  std::chrono::steady_clock::time_point deadline) {
     clean_styles(doc, content);
     const PrepElements elements = prep_elements(content);
     mark_data_tables(elements.tables);
     fix_lazy_images(doc, elements.media);
-    clean_conditionally(content, Tag::form, options, flags);
-    clean_conditionally(content, Tag::fieldset, options, flags);
+    if (!clean_conditionally(content, Tag::form, options, flags, deadline) ||
+        !clean_conditionally(content, Tag::fieldset, options, flags, deadline)) {
+        return false;
+    }
     clean(content, {Tag::object, Tag::embed, Tag::footer, Tag::link, Tag::aside});
     remove_share_widgets(content);
     clean(content, {Tag::iframe, Tag::input, Tag::textarea, Tag::select, Tag::button});
     remove_matching(elements.h1, [&](const Node* n) { return class_weight(n, flags) < 0; });
     remove_matching(elements.h2, [&](const Node* n) { return class_weight(n, flags) < 0; });
-    clean_conditionally(content, Tag::table, options, flags);
-    clean_conditionally(content, Tag::ul, options, flags);
-    clean_conditionally(content, Tag::div, options, flags);
+    if (!clean_conditionally(content, Tag::table, options, flags, deadline) ||
+        !clean_conditionally(content, Tag::ul, options, flags, deadline) ||
+        !clean_conditionally(content, Tag::div, options, flags, deadline)) {
+        return false;
+    }
     for (Node* h1 : elements.h1) {
         dom::Document::rename(h1, Tag::h2);
     }
@@ -440,6 +457,7 @@ void prep_article(dom::Document& doc, Node* content, const ReadabilityOptions& o
         }
     }
     flatten_single_cell_tables(elements.tables);
+    return true;
 }
 
 }  // namespace pith::extract

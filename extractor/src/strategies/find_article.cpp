@@ -38,8 +38,12 @@ StrategyRun rule_body_run(const std::vector<dom::Node*>& body, const ExtractOpti
     for (const dom::Node* node : body) {
         blocks.push_back(attempt.doc.clone(node));
     }
-    attempt.content =
-        assemble_article(attempt.doc, blocks, options.readability, prune ? options.passes.flags : PassFlags::none);
+    attempt.content = assemble_article(attempt.doc, blocks, options.readability,
+                                       prune ? options.passes.flags : PassFlags::none, options.runtime.deadline);
+    if (attempt.content == nullptr) {
+        run.stopped = Error{ErrorCode::deadline_exceeded, "deadline passed while cleaning the site rule's body"};
+        return run;
+    }
     attempt.text_length = dom::inner_text_length(attempt.content);
     run.status = attempt.text_length > 0 ? Status::ok : Status::no_content;
     if (attempt.text_length > 0) {

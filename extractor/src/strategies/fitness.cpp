@@ -474,7 +474,10 @@ StrategyResult run_fitness(dom::Document& doc, const ExtractOptions& options, co
         block = doc.create_element(Tag::div);
         dom::move_children(body, block);
     }
-    out.content = assemble_article(doc, {block}, options.readability, input.flags);
+    out.content = assemble_article(doc, {block}, options.readability, input.flags, options.runtime.deadline);
+    if (out.content == nullptr) {
+        return pass.finish("deadline");
+    }
     out.text_length = dom::inner_text_length(out.content);
     diag.text_length = out.text_length;
     return pass.finish(out.text_length >= options.passes.char_threshold ? "accepted" : "too_short");

@@ -352,7 +352,10 @@ StrategyResult run_lectito(dom::Document& doc, const ExtractOptions& options, co
     }
 
     // 5. Clean and wrap as the readability strategy does.
-    out.content = assemble_article(doc, blocks, options.readability, input.flags);
+    out.content = assemble_article(doc, blocks, options.readability, input.flags, options.runtime.deadline);
+    if (out.content == nullptr) {
+        return pass.finish("deadline");
+    }
     out.text_length = dom::inner_text_length(out.content);
     diag.text_length = out.text_length;
     return pass.finish(out.text_length >= lectito.char_threshold ? "accepted" : "too_short");

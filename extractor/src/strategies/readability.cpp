@@ -422,7 +422,9 @@ StrategyResult grab_article(dom::Document& doc, const ExtractOptions& options, c
     }
 
     // 6. Clean the article, wrap it in the page div.
-    prep_article(doc, article_content, options.readability, flags);
+    if (!prep_article(doc, article_content, options.readability, flags, options.runtime.deadline)) {
+        return pass.finish("deadline");
+    }
     if (needed_to_create_top_candidate) {
         doc.set_attr(top_candidate, "id", "readability-page-1");
         doc.set_attr(top_candidate, "class", "page");

@@ -167,7 +167,10 @@ StrategyResult run_region(dom::Document& doc, const ExtractOptions& options, con
         block = doc.create_element(Tag::div);
         dom::move_children(body, block);
     }
-    out.content = assemble_article(doc, {block}, options.readability, PassFlags::none);
+    out.content = assemble_article(doc, {block}, options.readability, PassFlags::none, options.runtime.deadline);
+    if (out.content == nullptr) {
+        return pass.finish("deadline");
+    }
     out.text_length = dom::inner_text_length(out.content);
     diag.text_length = out.text_length;
     if (out.text_length == 0) {

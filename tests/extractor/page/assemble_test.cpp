@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "parse_or_fail.hpp"
 
 namespace pith::extract {
@@ -14,7 +16,8 @@ TEST(Assemble, KeepsBlockTagsRenamesOthersAndWrapsInThePageDiv) {
     for (dom::Node* n = doc.body()->first_element_child(); n != nullptr; n = n->next_element_sibling()) {
         blocks.push_back(n);
     }
-    dom::Node* article = assemble_article(doc, blocks, ReadabilityOptions{}, PassFlags::none);
+    dom::Node* article =
+        assemble_article(doc, blocks, ReadabilityOptions{}, PassFlags::none, std::chrono::steady_clock::time_point::max());
     EXPECT_EQ(article->parent, nullptr) << "detached";
     EXPECT_EQ(dom::outer_html(article),
               "<div><div id=\"readability-page-1\" class=\"page\"><section><p>one</p></section><div>two</div>"

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <string>
+
 #include "parse_or_fail.hpp"
 
 namespace pith::extract {
@@ -12,13 +15,37 @@ using pith::test::parse_or_fail;
 std::string prepared(const char* html, PassFlags flags = PassFlags::all) {
     dom::Document doc = parse_or_fail(html);
     dom::Node* content = doc.body()->first_element_child();
-    prep_article(doc, content, ReadabilityOptions{}, flags);
+    EXPECT_TRUE(prep_article(doc, content, ReadabilityOptions{}, flags, std::chrono::steady_clock::time_point::max()));
     return dom::inner_html(content);
 }
 
 const char* const kProse =
     "<p>The river had risen through the night, and by morning the lower fields lay under a sheet of brown water "
     "that reached the hedges, so the farmers, who had seen floods before, moved the sheep to the high pasture.</p>";
+
+TEST(PrepArticle, StopsCleaningOnceTheDeadlineHasPassed) {
+    // Blocks of links the conditional cleaning removes: past the deadline it
+    // stops at its first element, and every one stays.
+    std::string html = "<div>";
+    for (int i = 0; i < 40; ++i) {
+        html += "<div><a href=\"/more\">More links</a></div>";
+    }
+    html += "</div>";
+    const auto count = [](const std::string& out) {
+        std::size_t n = 0;
+        for (std::size_t at = out.find("More links"); at != std::string::npos; at = out.find("More links", at + 1)) {
+            ++n;
+        }
+        return n;
+    };
+    dom::Document doc = parse_or_fail(html.c_str());
+    dom::Node* content = doc.body()->first_element_child();
+    EXPECT_FALSE(prep_article(doc, content, ReadabilityOptions{}, PassFlags::all,
+                              std::chrono::steady_clock::now() - std::chrono::seconds(1)));
+    EXPECT_EQ(count(dom::inner_html(content)), 40U);
+    // With time left, they go, as Readability.js removes them.
+    EXPECT_EQ(count(prepared(html.c_str())), 0U);
+}
 
 TEST(PrepArticle, RemovesFormControlsAsidesFootersAndEmptyParagraphs) {
     const std::string out = prepared(
