@@ -276,6 +276,16 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
                 return std::move(jobs).error();
             }
             cli.jobs = *jobs;
+        } else if (flag == "--timeout-ms") {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            auto ms = parse_size(flag, *text, 0, kMaxTimeoutMs);
+            if (!ms) {
+                return std::move(ms).error();
+            }
+            cli.timeout = std::chrono::milliseconds(*ms);
         } else if (flag == "--model-fold") {
             // For the quality bench's out-of-fold figures: the fitted models
             // that never saw this fold of wcxb-dev's domains (bench/fit/).

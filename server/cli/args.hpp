@@ -2,6 +2,7 @@
 // extraction option of the option table (pith/option_table.hpp) as a flag.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -27,6 +28,9 @@ struct CliArgs {
     bool with_text = false;
     bool diagnostics = false;
     std::size_t jobs = 0;  // 0: hardware concurrency
+    // --timeout-ms: the time each input's extraction may take, from its start
+    // (the library's deadline, as pithd's request timeout sets it); 0: none.
+    std::chrono::milliseconds timeout{0};
     extract::ExtractOptions options;
     std::vector<std::string> inputs;
     std::string rules_dir;     // --rules-dir (extract, rules show) or the folder of rules check
@@ -43,6 +47,8 @@ struct CliArgs {
 // Upper bound for --jobs: far above any useful value, low enough that a typo
 // cannot ask for a million threads.
 inline constexpr std::size_t kMaxJobs = 1024;
+// Upper bound for --timeout-ms: a day.
+inline constexpr std::size_t kMaxTimeoutMs = 24U * 60U * 60U * 1000U;
 
 // The arguments after the program's name. Errors: invalid_argument, a usage
 // message naming the flag ("--char-threshold: must be an integer in

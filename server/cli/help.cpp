@@ -62,6 +62,9 @@ Options of the command line:
                           (default: detect from BOM, <meta> and content)
   --jobs N                worker threads for several inputs, 1 to 1024
                           (default: number of hardware threads)
+  --timeout-ms N          stop an input's extraction N ms after it starts
+                          (status budget_exceeded, deadline_exceeded), as
+                          pithd's request timeout does; 0: none (default)
   --model-fold N          for out-of-fold figures (bench/quality_table.py):
                           use the fitted models (page type, blocks, auto's
                           judge, title) fitted without fold N, 0 to 4, of
@@ -133,7 +136,7 @@ Options of the command line:
                     hold text
   --jobs N          worker threads, 1 to 1024 (default: hardware threads)
   --charset LABEL   the charset of pages whose Content-Type names none
-  --with, --diagnostics, --rules-dir, --content-selector, --remove-selectors,
+  --timeout-ms, --with, --diagnostics, --rules-dir, --content-selector, --remove-selectors,
   --rule-*, --model-fold and every extraction option: as for pith extract
                     ('pith help extract')
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdint>
 #include <exception>
@@ -171,6 +172,9 @@ JobResult extract_job(const CliArgs& cli, const std::string& file, bool several)
     thread_local dom::BlockCache blocks(dom::kDefaultBlockCacheBytes);
     extract::ExtractOptions options = cli.options;
     options.runtime.block_cache = &blocks;
+    if (cli.timeout.count() > 0) {
+        options.runtime.deadline = std::chrono::steady_clock::now() + cli.timeout;
+    }
     extract::Article article;
     if (input->over_limit) {
         article = oversized_article(*input, cli.options.budgets.max_input_bytes);

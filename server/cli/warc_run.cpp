@@ -147,6 +147,9 @@ void extract_item(const CliArgs& cli, Item& item) noexcept {
         thread_local dom::BlockCache blocks(dom::kDefaultBlockCacheBytes);
         extract::ExtractOptions options = cli.options;
         options.runtime.block_cache = &blocks;
+        if (cli.timeout.count() > 0) {
+            options.runtime.deadline = std::chrono::steady_clock::now() + cli.timeout;
+        }
         options.input.url = item.url;
         if (!item.charset.empty()) {
             options.input.charset = item.charset;

@@ -191,6 +191,28 @@ TEST_F(CliTest, BudgetRefusalExitsOneWithErrorCode) {
     EXPECT_EQ(j["error"]["code"], "too_many_elements");
 }
 
+TEST_F(CliTest, TimeoutStopsAnInputThatRunsPastIt) {
+    // Readability's cleaning of 2,000 nested <div>s around 10,000 paragraphs
+    // takes seconds; 300 ms stop it, and the article page after it is read.
+    std::string deep = "<html><body><article>";
+    for (int i = 0; i < 2000; ++i) {
+        deep += "<div>";
+    }
+    for (int i = 0; i < 10000; ++i) {
+        deep += "<p>Line " + std::to_string(i) + " of text.</p>";
+    }
+    write("deep.html", deep + "</article></body></html>");
+    const RunResult r = run({"extract", "--strategy", "readability", "--timeout-ms", "300", "--jobs", "1",
+                             path("deep.html"), path("article.html")});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    const std::vector<std::string> out = lines(r.out);
+    ASSERT_EQ(out.size(), 2U) << r.out;
+    const auto stopped = nlohmann::json::parse(out[0]);
+    EXPECT_EQ(stopped["status"], "budget_exceeded");
+    EXPECT_EQ(stopped["error"]["code"], "deadline_exceeded");
+    EXPECT_EQ(nlohmann::json::parse(out[1])["status"], "ok") << "each input has its own time";
+}
+
 TEST_F(CliTest, SeveralInputsPrintNdjsonInInputOrderWithFileFirst) {
     std::vector<std::string> args{"extract", "--jobs", "2"};
     std::vector<std::string> files;
@@ -307,7 +329,8 @@ TEST_F(CliTest, HelpMentionsEveryFlagExitCodeAndFormat) {
     EXPECT_EQ(r.exit_code, 0);
     for (const char* text :
          {"--url", "--format", "--diagnostics", "--max-elements", "--char-threshold",
-          "--n-top-candidates", "--charset", "--jobs", "--model-fold", "--help", "json", "html", "text", "markdown",
+          "--n-top-candidates", "--charset", "--jobs", "--timeout-ms", "--model-fold", "--help", "json", "html",
+          "text", "markdown",
           "--front-matter", "--with", "--min-confidence", "--rules-dir", "--content-selector",
           "--remove-selectors", "--rule-content", "--rule-remove", "--strategy",
           "--select-mode", "--policy", "--min-score-to-adjust", "--lectito-min-score", "--fitness",
@@ -354,6 +377,9 @@ TEST_F(CliTest, InvalidNumbersAreUsageErrors) {
         {"extract", "--char-threshold", " 5", file},
         {"extract", "--model-fold", "5", file},
         {"extract", "--model-fold", "-1", file},
+        {"extract", "--timeout-ms", "-5", file},
+        {"extract", "--timeout-ms", "1s", file},
+        {"extract", "--timeout-ms", "86400001", file},
     };
     for (const auto& args : cases) {
         const RunResult r = run(args);
