@@ -129,6 +129,14 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
             }
             return args[++i];
         };
+        // The flag's value as a number in [min, max].
+        auto size_value = [&](std::size_t min, std::size_t max) -> Result<std::size_t> {
+            auto text = value();
+            if (!text) {
+                return std::move(text).error();
+            }
+            return parse_size(flag, *text, min, max);
+        };
         auto no_value = [&]() -> Result<bool> {
             if (inline_value) {
                 return usage(std::string(flag) + " takes no value");
@@ -267,21 +275,13 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
             }
             cli.rules_dir = std::string(*text);
         } else if (flag == "--jobs") {
-            auto text = value();
-            if (!text) {
-                return std::move(text).error();
-            }
-            auto jobs = parse_size(flag, *text, 1, kMaxJobs);
+            auto jobs = size_value(1, kMaxJobs);
             if (!jobs) {
                 return std::move(jobs).error();
             }
             cli.jobs = *jobs;
         } else if (flag == "--timeout-ms") {
-            auto text = value();
-            if (!text) {
-                return std::move(text).error();
-            }
-            auto ms = parse_size(flag, *text, 0, kMaxTimeoutMs);
+            auto ms = size_value(0, kMaxTimeoutMs);
             if (!ms) {
                 return std::move(ms).error();
             }
@@ -289,11 +289,7 @@ Result<CliArgs> parse_command(Command command, std::span<const std::string_view>
         } else if (flag == "--model-fold") {
             // For the quality bench's out-of-fold figures: the fitted models
             // that never saw this fold of wcxb-dev's domains (bench/fit/).
-            auto text = value();
-            if (!text) {
-                return std::move(text).error();
-            }
-            auto fold = parse_size(flag, *text, 0, 4);
+            auto fold = size_value(0, 4);
             if (!fold) {
                 return std::move(fold).error();
             }

@@ -19,6 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hostile_pages.hpp"
+
 #ifndef PITH_CLI_PATH
 #error "PITH_CLI_PATH must name the pith binary (set by tests/CMakeLists.txt)"
 #endif
@@ -194,14 +196,7 @@ TEST_F(CliTest, BudgetRefusalExitsOneWithErrorCode) {
 TEST_F(CliTest, TimeoutStopsAnInputThatRunsPastIt) {
     // Readability's cleaning of 2,000 nested <div>s around 10,000 paragraphs
     // takes seconds; 300 ms stop it, and the article page after it is read.
-    std::string deep = "<html><body><article>";
-    for (int i = 0; i < 2000; ++i) {
-        deep += "<div>";
-    }
-    for (int i = 0; i < 10000; ++i) {
-        deep += "<p>Line " + std::to_string(i) + " of text.</p>";
-    }
-    write("deep.html", deep + "</article></body></html>");
+    write("deep.html", pith::test::nested_divs_around_paragraphs(2000, 10000));
     const RunResult r = run({"extract", "--strategy", "readability", "--timeout-ms", "300", "--jobs", "1",
                              path("deep.html"), path("article.html")});
     EXPECT_EQ(r.exit_code, 1) << r.err;

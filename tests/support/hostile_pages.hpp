@@ -1,7 +1,8 @@
 // The hostile pages of issue 11, each at most 16 MiB: shapes that cost the
 // parser and the pipeline far more per byte than real pages do. Each page is
 // written piece by piece through `emit`, so a caller can stream it to a file
-// without holding it. Shared by the CLI memory test and the soak bench.
+// without holding it. Shared by the CLI memory test and the soak bench;
+// nested_divs_around_paragraphs by the tests of the cleaning's time.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +20,20 @@ inline constexpr std::size_t kHostilePageLimit = 16U * 1024U * 1024U;
 inline constexpr std::string_view kReconstructionPageName = "formatting elements the parser reconstructs";
 
 using Emit = std::function<void(std::string_view)>;
+
+// `depth` nested <div>s in an <article> around `paragraphs` short ones
+// ("Line N of text."): Readability's cleaning reads the whole text of each
+// <div> it cleans, so the page costs it the text times the nesting.
+inline std::string nested_divs_around_paragraphs(int depth, int paragraphs) {
+    std::string html = "<html><body><article>";
+    for (int i = 0; i < depth; ++i) {
+        html += "<div>";
+    }
+    for (int i = 0; i < paragraphs; ++i) {
+        html += "<p>Line " + std::to_string(i) + " of text.</p>";
+    }
+    return html + "</article></body></html>";
+}
 
 struct HostilePage {
     std::string name;
