@@ -31,6 +31,12 @@ struct TextMeasure {
     bool seen = false;        // a character other than white space was counted
 };
 
+// The bytes of the white space code point at s[pos], 0 for none.
+std::size_t space_width(std::string_view s, std::size_t pos) noexcept {
+    const auto b = static_cast<unsigned char>(s[pos]);
+    return b < 0x80 ? static_cast<std::size_t>(b == ' ' || (b >= 0x09 && b <= 0x0D)) : text::space_at(s, pos);
+}
+
 // Reads `s` on from `m`: a run of white space between two characters counts
 // one (normalized) or its length (every white space code point is one UTF-16
 // unit), and none is counted before the first character or after the last.
@@ -45,9 +51,7 @@ void measure_text(std::string_view s, bool normalize, TextMeasure& m) noexcept {
             pos += 8;
             continue;
         }
-        const auto b = static_cast<unsigned char>(s[pos]);
-        const std::size_t w = b < 0x80 ? static_cast<std::size_t>(b == ' ' || (b >= 0x09 && b <= 0x0D))
-                                       : text::space_at(s, pos);
+        const std::size_t w = space_width(s, pos);
         if (w != 0) {
             ++m.pending;
             pos += w;
@@ -58,6 +62,7 @@ void measure_text(std::string_view s, bool normalize, TextMeasure& m) noexcept {
         }
         m.pending = 0;
         m.seen = true;
+        const auto b = static_cast<unsigned char>(s[pos]);
         const std::size_t step = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
         m.length += step == 4 ? 2 : 1;
         pos += step;
@@ -76,15 +81,9 @@ struct TextSpan {
 TextSpan span_of(std::string_view s) noexcept {
     TextMeasure m;
     measure_text(s, true, m);
-    TextSpan span{m.length, m.seen, false, m.seen && m.pending != 0};
-    if (!s.empty()) {
-        const auto b = static_cast<unsigned char>(s[0]);
-        span.leading = b < 0x80 ? b == ' ' || (b >= 0x09 && b <= 0x0D) : text::space_at(s, 0) != 0;
-    }
-    if (!m.seen) {
-        span.leading = m.pending != 0;
-    }
-    return span;
+    // Unseen, any white space at all both leads and trails.
+    const bool leading = m.seen ? !s.empty() && space_width(s, 0) != 0 : m.pending != 0;
+    return TextSpan{m.length, m.seen, leading, m.seen && m.pending != 0};
 }
 
 // `a` followed by `b`: a run of white space between their characters counts one.

@@ -282,22 +282,6 @@ double class_weight(const Node* element, PassFlags flags) noexcept {
     return weight;
 }
 
-double text_density(const Node* element, const std::vector<Tag>& tags) {
-    // Nested matches each count their whole text, as Readability.js sums
-    // them; one walk measures them all (a <div> in each of 8000 nested
-    // <div>s would otherwise be read 8000 times for each of them).
-    std::size_t children_length = 0;
-    const std::size_t text_length = dom::inner_text_lengths(element, [&](const Node* n, std::size_t length) {
-        if (n->ns == dom::Namespace::html && std::find(tags.begin(), tags.end(), n->tag) != tags.end()) {
-            children_length += length;
-        }
-    });
-    if (text_length == 0) {
-        return 0.0;
-    }
-    return static_cast<double>(children_length) / static_cast<double>(text_length);
-}
-
 std::vector<Node*> elements_by_tag(const Node* root, Tag tag) {
     std::vector<Node*> out;
     for (Node* n = root->first_child; n != nullptr; n = dom::next_node(n, root)) {

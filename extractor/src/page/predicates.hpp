@@ -47,8 +47,6 @@ namespace pith::extract {
 [[nodiscard]] double link_density(const dom::Node* element);
 // _getClassWeight under `flags`.
 [[nodiscard]] double class_weight(const dom::Node* element, PassFlags flags) noexcept;
-// _getTextDensity over descendants with one of `tags`.
-[[nodiscard]] double text_density(const dom::Node* element, const std::vector<dom::Tag>& tags);
 // Descendant elements of `root` (not root itself) with the given tag, in document order.
 [[nodiscard]] std::vector<dom::Node*> elements_by_tag(const dom::Node* root, dom::Tag tag);
 [[nodiscard]] std::size_t count_by_tag(const dom::Node* root, dom::Tag tag) noexcept;

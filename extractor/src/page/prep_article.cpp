@@ -245,12 +245,32 @@ void clean(Node* root, std::initializer_list<Tag> tags) {
 }
 
 bool clean_conditionally_removes(const Node* node, Tag tag, const ReadabilityOptions& options, PassFlags flags) {
-    // The node's text and its lists' (nested lists each counted whole, as
-    // Readability.js sums them), in one walk.
+    // The node's text, and the text of its lists, of its headings and of the
+    // elements _getTextDensity counts, in one walk: nested ones each count
+    // whole, as Readability.js sums them.
     std::size_t list_length = 0;
+    std::size_t heading_length = 0;
+    std::size_t dense_length = 0;
     const std::size_t content_length = dom::inner_text_lengths(node, [&](const Node* n, std::size_t length) {
         list_length += n->is(Tag::ul) || n->is(Tag::ol) ? length : 0;
+        if (n->ns != dom::Namespace::html) {
+            return;
+        }
+        switch (n->tag) {
+        case Tag::h1: case Tag::h2: case Tag::h3: case Tag::h4: case Tag::h5: case Tag::h6:
+            heading_length += length;
+            break;
+        case Tag::span: case Tag::li: case Tag::td: case Tag::blockquote: case Tag::dl: case Tag::div:
+        case Tag::img: case Tag::ol: case Tag::p: case Tag::pre: case Tag::table: case Tag::ul:
+            dense_length += length;
+            break;
+        default:
+            break;
+        }
     });
+    const auto share = [content_length](std::size_t part) {
+        return content_length == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(content_length);
+    };
     bool is_list = tag == Tag::ul || tag == Tag::ol;
     if (!is_list) {
         // JavaScript division: x / 0 is Infinity (> 0.9), 0 / 0 is NaN (not).
@@ -279,8 +299,7 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ReadabilityOpt
     const double img = static_cast<double>(count_by_tag(node, Tag::img));
     const double li = static_cast<double>(count_by_tag(node, Tag::li)) - 100;
     const double input = static_cast<double>(count_by_tag(node, Tag::input));
-    const double heading_density =
-        text_density(node, {Tag::h1, Tag::h2, Tag::h3, Tag::h4, Tag::h5, Tag::h6});
+    const double heading_density = share(heading_length);  // _getTextDensity over h1-h6
     std::size_t embed_count = 0;
     for (const Node* n = node->first_child; n != nullptr; n = dom::next_node(n, node)) {
         if (n->is(Tag::object) || n->is(Tag::embed) || n->is(Tag::iframe)) {
@@ -299,8 +318,7 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ReadabilityOpt
         }
     }
     const double density = link_density(node);
-    const double text_dens = text_density(node, {Tag::span, Tag::li, Tag::td, Tag::blockquote, Tag::dl, Tag::div,
-                                                 Tag::img, Tag::ol, Tag::p, Tag::pre, Tag::table, Tag::ul});
+    const double text_dens = share(dense_length);  // _getTextDensity over span, li, td... (the walk above)
     const bool is_figure_child = has_ancestor_tag(node, Tag::figure);
     const double modifier = options.link_density_modifier;
 
