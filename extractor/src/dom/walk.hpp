@@ -53,4 +53,31 @@ void walk_post_order(std::vector<Frame>& frames, Walker& walker) {
     }
 }
 
+// Whether a pre-order walk (next_node, or next_element with elements_only)
+// from `scope` is inside an element it entered: each entered element's
+// subtree ends where the walk would go on after skipping it, so the question
+// costs a comparison per step, not a walk up the ancestors (which costs the
+// text times the nesting on a deeply nested page).
+class InsideTracker {
+public:
+    InsideTracker(const Node* scope, bool elements_only) noexcept : scope_(scope), elements_only_(elements_only) {}
+
+    // Called with each node the walk reaches, in order, before inside().
+    void reach(const Node* node) noexcept {
+        while (!ends_.empty() && ends_.back() == node) {
+            ends_.pop_back();
+        }
+    }
+    // `element`, just reached, is one the walk is now inside.
+    void enter(const Node* element) {
+        ends_.push_back(elements_only_ ? next_element(element, scope_, true) : next_node(element, scope_, true));
+    }
+    [[nodiscard]] bool inside() const noexcept { return !ends_.empty(); }
+
+private:
+    const Node* scope_;
+    bool elements_only_;
+    std::vector<const Node*> ends_;  // nullptr: the subtree ends with the walk
+};
+
 }  // namespace pith::dom

@@ -8,6 +8,7 @@
 #include "page/predicates.hpp"
 #include "page/prep.hpp"
 #include "dom/raw_text.hpp"
+#include "dom/walk.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -38,11 +39,19 @@ bool is_node_visible(const Node* node) {
 bool is_probably_readable(const dom::Document& doc, const ReadableOptions& options) {
     std::vector<const Node*> nodes;
     std::vector<const Node*> br_parents;
+    std::unordered_set<const Node*> list_item_paragraphs;  // "li p", which the score passes over
+    dom::InsideTracker in_list_item(doc.root(), true);
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_element(n, doc.root())) {
+        in_list_item.reach(n);
         if (n->is(Tag::p) || n->is(Tag::pre) || n->is(Tag::article)) {
             nodes.push_back(n);
+            if (n->is(Tag::p) && in_list_item.inside()) {
+                list_item_paragraphs.insert(n);
+            }
         } else if (n->is(Tag::br) && n->parent != nullptr && n->parent->is(Tag::div)) {
             br_parents.push_back(n->parent);
+        } else if (n->is(Tag::li)) {
+            in_list_item.enter(n);
         }
     }
     // div > br: those divs join the set after the paragraph-like nodes.
@@ -62,8 +71,8 @@ bool is_probably_readable(const dom::Document& doc, const ReadableOptions& optio
         if (patterns::unlikely_candidate(match) && !patterns::maybe_candidate(match)) {
             continue;
         }
-        if (node->is(Tag::p) && has_ancestor_tag(node, Tag::li, 0)) {
-            continue;  // "li p"
+        if (list_item_paragraphs.contains(node)) {
+            continue;
         }
         // textContent.trim().length, counting script text cut before the parse.
         const std::size_t length = dom::trimmed_text_length(node);

@@ -23,6 +23,7 @@
 #include "strategies/judge.hpp"
 #include "strategies/run.hpp"
 #include "dom/inner_text.hpp"
+#include "dom/walk.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -42,15 +43,6 @@ struct ArticleProfile {
     std::size_t blocks = 0;      // headings, paragraphs, list items, table rows and <pre>s
 };
 
-bool inside_link(const dom::Node* text, const dom::Node* article) noexcept {
-    for (const dom::Node* n = text->parent; n != nullptr && n != article; n = n->parent) {
-        if (n->is(dom::Tag::a)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 bool is_block(const dom::Node* n) noexcept {
     using dom::Tag;
     return n->is(Tag::p) || n->is(Tag::li) || n->is(Tag::tr) || n->is(Tag::pre) || n->is(Tag::h1) ||
@@ -61,7 +53,9 @@ bool is_block(const dom::Node* n) noexcept {
 // The profile of `article`, leaving out `skipped` (sorted) and what is under them.
 ArticleProfile profile_of(const dom::Node* article, std::span<dom::Node* const> skipped = {}) {
     ArticleProfile profile;
+    dom::InsideTracker in_link(article, false);
     for (const dom::Node* n = article; n != nullptr;) {
+        in_link.reach(n);
         if (!skipped.empty() && std::binary_search(skipped.begin(), skipped.end(), n)) {
             n = dom::next_node(n, article, true);
             continue;
@@ -69,9 +63,12 @@ ArticleProfile profile_of(const dom::Node* article, std::span<dom::Node* const> 
         if (n->is_text() && !text::is_blank(n->data)) {
             profile.texts.emplace_back(n->data.data(), n->data.size());
             profile.text_bytes += n->data.size();
-            profile.link_bytes += inside_link(n, article) ? n->data.size() : 0U;
-        } else if (n->is_element() && is_block(n)) {
-            ++profile.blocks;
+            profile.link_bytes += in_link.inside() ? n->data.size() : 0U;
+        } else if (n->is_element()) {
+            profile.blocks += is_block(n) ? 1U : 0U;
+            if (n->is(dom::Tag::a) && n != article) {
+                in_link.enter(n);
+            }
         }
         n = dom::next_node(n, article);
     }
