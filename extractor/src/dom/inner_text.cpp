@@ -259,16 +259,16 @@ std::size_t text_content_length(const Node* node, std::size_t cap) noexcept {
     return length;
 }
 
-std::size_t ascii_comma_count(const Node* node) noexcept {
+std::size_t ascii_comma_count(const Node* node, std::size_t cap) noexcept {
     std::size_t count = 0;
-    for (const Node* n = node; n != nullptr; n = next_node(n, node)) {
+    for (const Node* n = node; n != nullptr && count < cap; n = next_node(n, node)) {
         if (n->is_text()) {
             for (const char c : n->data) {
                 count += static_cast<std::size_t>(c == ',');
             }
         }
     }
-    return count;
+    return std::min(count, cap);
 }
 
 }  // namespace pith::dom

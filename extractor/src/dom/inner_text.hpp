@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -47,7 +48,9 @@ std::size_t inner_text_lengths(const Node* root,
 // (the result is then some value > cap).
 [[nodiscard]] std::size_t text_content_length(const Node* node, std::size_t cap) noexcept;
 
-// ASCII commas in the node's text (Readability _getCharCount(e, ",")).
-[[nodiscard]] std::size_t ascii_comma_count(const Node* node) noexcept;
+// ASCII commas in the node's text (Readability _getCharCount(e, ",")),
+// counting no further than `cap`: a caller asking whether there are ten
+// reads the text only up to the tenth.
+[[nodiscard]] std::size_t ascii_comma_count(const Node* node, std::size_t cap = SIZE_MAX) noexcept;
 
 }  // namespace pith::dom

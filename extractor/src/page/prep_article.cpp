@@ -245,9 +245,30 @@ void clean(Node* root, std::initializer_list<Tag> tags) {
 }
 
 bool clean_conditionally_removes(const Node* node, Tag tag, const ReadabilityOptions& options, PassFlags flags) {
+    if (tag == Tag::table && is_data_table(node)) {
+        return false;
+    }
+    if (has_ancestor_tag(node, Tag::table, -1, &is_data_table) || has_ancestor_tag(node, Tag::code)) {
+        return false;
+    }
+    for (const Node* n = node->first_child; n != nullptr; n = dom::next_node(n, node)) {
+        if (n->is(Tag::table) && n->score.data_table) {
+            return false;
+        }
+    }
+    const double weight = class_weight(node, flags);
+    if (weight < 0) {
+        return true;
+    }
+    constexpr std::size_t kProseCommas = 10;
+    if (dom::ascii_comma_count(node, kProseCommas) >= kProseCommas) {
+        return false;  // lots of commas: prose, keep it
+    }
     // The node's text, and the text of its lists, of its headings and of the
     // elements _getTextDensity counts, in one walk: nested ones each count
-    // whole, as Readability.js sums them.
+    // whole, as Readability.js sums them. Readability.js measures them before
+    // the checks above, which read none of them: here the walk of the whole
+    // subtree is spared on the nodes those checks settle (prose, most often).
     std::size_t list_length = 0;
     std::size_t heading_length = 0;
     std::size_t dense_length = 0;
@@ -276,24 +297,6 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ReadabilityOpt
         // JavaScript division: x / 0 is Infinity (> 0.9), 0 / 0 is NaN (not).
         is_list = content_length == 0 ? list_length > 0
                                       : static_cast<double>(list_length) / static_cast<double>(content_length) > 0.9;
-    }
-    if (tag == Tag::table && is_data_table(node)) {
-        return false;
-    }
-    if (has_ancestor_tag(node, Tag::table, -1, &is_data_table) || has_ancestor_tag(node, Tag::code)) {
-        return false;
-    }
-    for (const Node* n = node->first_child; n != nullptr; n = dom::next_node(n, node)) {
-        if (n->is(Tag::table) && n->score.data_table) {
-            return false;
-        }
-    }
-    const double weight = class_weight(node, flags);
-    if (weight < 0) {
-        return true;
-    }
-    if (dom::ascii_comma_count(node) >= 10) {
-        return false;  // lots of commas: prose, keep it
     }
     const double p = static_cast<double>(count_by_tag(node, Tag::p));
     const double img = static_cast<double>(count_by_tag(node, Tag::img));

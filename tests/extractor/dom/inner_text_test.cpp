@@ -125,6 +125,8 @@ TEST(InnerText, ATemplatesIndentationDoesNotMakeTextLong) {
 TEST(InnerText, AsciiCommaCountSeesOnlyAsciiCommas) {
     Document doc = parse_or_fail("<p>a, b, <i>c,</i> d\xEF\xBC\x8C e\xD8\x8C</p>");  // full-width and Arabic commas
     EXPECT_EQ(ascii_comma_count(doc.body()->first_element_child()), 3U);
+    EXPECT_EQ(ascii_comma_count(doc.body()->first_element_child(), 2), 2U);  // counts no further
+    EXPECT_EQ(ascii_comma_count(doc.body()->first_element_child(), 5), 3U);
 }
 
 }  // namespace
