@@ -2,7 +2,7 @@
 // parser and the pipeline far more per byte than real pages do. Each page is
 // written piece by piece through `emit`, so a caller can stream it to a file
 // without holding it. Shared by the CLI memory test and the soak bench;
-// nested_divs_around_paragraphs by the tests of the cleaning's time.
+// the nested <div>s by the tests of the cleaning's time.
 #pragma once
 
 #include <cstddef>
@@ -22,8 +22,8 @@ inline constexpr std::string_view kReconstructionPageName = "formatting elements
 using Emit = std::function<void(std::string_view)>;
 
 // `depth` nested <div>s in an <article> around `paragraphs` short ones
-// ("Line N of text."): Readability's cleaning reads the whole text of each
-// <div> it cleans, so the page costs it the text times the nesting.
+// ("Line N of text."): a cleaning that read the whole text of each <div> it
+// judges would cost the text times the nesting here.
 inline std::string nested_divs_around_paragraphs(int depth, int paragraphs) {
     std::string html = "<html><body><article>";
     for (int i = 0; i < depth; ++i) {
@@ -33,6 +33,17 @@ inline std::string nested_divs_around_paragraphs(int depth, int paragraphs) {
         html += "<p>Line " + std::to_string(i) + " of text.</p>";
     }
     return html + "</article></body></html>";
+}
+
+// `depth` nested <div>s in an <article> around two one-word paragraphs with
+// `spaces` spaces between them: each <div>'s text is four characters, which
+// Readability's cleaning reads whole to test against its ad and loading labels.
+inline std::string nested_divs_around_white_space(int depth, std::size_t spaces) {
+    std::string html = "<html><body><article>";
+    for (int i = 0; i < depth; ++i) {
+        html += "<div>";
+    }
+    return html + "<p>Ad</p>" + std::string(spaces, ' ') + "<p>x</p></article></body></html>";
 }
 
 struct HostilePage {

@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
-#include <vector>
 
 #include "text/ascii_block.hpp"
 #include "text/text.hpp"
@@ -69,14 +67,7 @@ void measure_text(std::string_view s, bool normalize, TextMeasure& m) noexcept {
     }
 }
 
-// The normalized measure of a stretch of text, read alone, with what joining
-// it to its neighbours needs: whether it starts or ends with white space.
-struct TextSpan {
-    std::size_t length = 0;   // trimmed, runs collapsed
-    bool seen = false;        // holds a character other than white space
-    bool leading = false;     // white space before its first character (or, unseen, any at all)
-    bool trailing = false;    // white space after its last character
-};
+}  // namespace
 
 TextSpan span_of(std::string_view s) noexcept {
     TextMeasure m;
@@ -97,8 +88,6 @@ TextSpan joined(const TextSpan& a, const TextSpan& b) noexcept {
     return TextSpan{a.length + b.length + ((a.trailing || b.leading) ? 1 : 0), true, a.leading, b.trailing};
 }
 
-}  // namespace
-
 std::size_t inner_text_length(const Node* node, bool normalize) {
     // Walks the text nodes once, tracking white space runs, so no string is built.
     TextMeasure m;
@@ -108,43 +97,6 @@ std::size_t inner_text_length(const Node* node, bool normalize) {
         }
     }
     return m.length;
-}
-
-std::size_t inner_text_lengths(const Node* root,
-                               const std::function<void(const Node* element, std::size_t length)>& visit) {
-    if (root->is_text()) {
-        return span_of(root->data).length;
-    }
-    // Each open element's text so far; an element's is joined to its
-    // parent's once its last child is read. The stack is as deep as the
-    // subtree, on the heap.
-    std::vector<std::pair<const Node*, TextSpan>> open{{root, TextSpan{}}};
-    const Node* n = root->first_child;
-    for (;;) {
-        if (n == nullptr) {
-            const auto [element, span] = open.back();
-            open.pop_back();
-            if (open.empty()) {
-                return span.length;
-            }
-            if (element->is_element()) {
-                visit(element, span.length);
-            }
-            open.back().second = joined(open.back().second, span);
-            n = element->next;
-        } else if (n->is_text()) {
-            open.back().second = joined(open.back().second, span_of(n->data));
-            n = n->next;
-        } else if (n->first_child != nullptr) {
-            open.emplace_back(n, TextSpan{});
-            n = n->first_child;
-        } else {
-            if (n->is_element()) {
-                visit(n, 0);
-            }
-            n = n->next;
-        }
-    }
 }
 
 namespace {
@@ -257,18 +209,6 @@ std::size_t text_content_length(const Node* node, std::size_t cap) noexcept {
         }
     }
     return length;
-}
-
-std::size_t ascii_comma_count(const Node* node, std::size_t cap) noexcept {
-    std::size_t count = 0;
-    for (const Node* n = node; n != nullptr && count < cap; n = next_node(n, node)) {
-        if (n->is_text()) {
-            for (const char c : n->data) {
-                count += static_cast<std::size_t>(c == ',');
-            }
-        }
-    }
-    return std::min(count, cap);
 }
 
 }  // namespace pith::dom

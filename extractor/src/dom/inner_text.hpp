@@ -4,9 +4,8 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
-#include <functional>
 #include <string>
+#include <string_view>
 
 #include "pith/dom.hpp"
 
@@ -18,12 +17,19 @@ namespace pith::dom {
 // UTF-16 length of inner_text(node, normalize) without building the string.
 [[nodiscard]] std::size_t inner_text_length(const Node* node, bool normalize = true);
 
-// inner_text_length(root), and `visit` called with inner_text_length(e) of
-// every element e below root, children before parents, all in one walk: what
-// summing the lengths of many nested elements costs once instead of once an
-// element (Readability's densities over nested <div>s).
-std::size_t inner_text_lengths(const Node* root,
-                               const std::function<void(const Node* element, std::size_t length)>& visit);
+// The normalized measure of a stretch of text, read alone, with what joining
+// it to its neighbours needs: whether it starts or ends with white space.
+// Joined in document order, the spans of a node's texts give its
+// inner_text_length, so a subtree's span can stand for it in a larger one.
+struct TextSpan {
+    std::size_t length = 0;   // trimmed, runs collapsed
+    bool seen = false;        // holds a character other than white space
+    bool leading = false;     // white space before its first character (or, unseen, any at all)
+    bool trailing = false;    // white space after its last character
+};
+[[nodiscard]] TextSpan span_of(std::string_view s) noexcept;
+// `a` followed by `b`: a run of white space between their characters counts one.
+[[nodiscard]] TextSpan joined(const TextSpan& a, const TextSpan& b) noexcept;
 
 // Whether the node's text holds a character other than white space
 // (inner_text_length(node) > 0), reading up to the first one.
@@ -47,10 +53,5 @@ std::size_t inner_text_lengths(const Node* root,
 // UTF-16 length of the raw textContent, counting stops early once past `cap`
 // (the result is then some value > cap).
 [[nodiscard]] std::size_t text_content_length(const Node* node, std::size_t cap) noexcept;
-
-// ASCII commas in the node's text (Readability _getCharCount(e, ",")),
-// counting no further than `cap`: a caller asking whether there are ten
-// reads the text only up to the tenth.
-[[nodiscard]] std::size_t ascii_comma_count(const Node* node, std::size_t cap = SIZE_MAX) noexcept;
 
 }  // namespace pith::dom

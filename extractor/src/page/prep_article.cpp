@@ -7,12 +7,14 @@
 #include <chrono>
 #include <cmath>
 #include <initializer_list>
+#include <unordered_map>
 #include <vector>
 
 #include "page/patterns.hpp"
 #include "page/predicates.hpp"
 #include "page/prep.hpp"
 #include "dom/inner_text.hpp"
+#include "dom/walk.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -244,86 +246,225 @@ void clean(Node* root, std::initializer_list<Tag> tags) {
     }
 }
 
-bool clean_conditionally_removes(const Node* node, Tag tag, const ReadabilityOptions& options, PassFlags flags) {
-    if (tag == Tag::table && is_data_table(node)) {
-        return false;
-    }
-    if (has_ancestor_tag(node, Tag::table, -1, &is_data_table) || has_ancestor_tag(node, Tag::code)) {
-        return false;
-    }
-    for (const Node* n = node->first_child; n != nullptr; n = dom::next_node(n, node)) {
-        if (n->is(Tag::table) && n->score.data_table) {
-            return false;
+// Readability's ad and loading labels are single short words: no white space
+// inside, at most this many UTF-16 units.
+constexpr std::size_t kLongestLabel = 24;
+
+// A node's trimmed text while it could be such a label; built up from its
+// texts as their spans are (dom::TextSpan), so that no node's text is built
+// again from a subtree that may hold megabytes of white space around it.
+struct LabelText {
+    std::string text;
+    bool possible = true;  // false: white space inside, or too long
+};
+
+bool holds_space(std::string_view s) noexcept {
+    for (std::size_t pos = 0; pos < s.size();) {
+        const auto b = static_cast<unsigned char>(s[pos]);
+        if (b < 0x80 ? b == ' ' || (b >= 0x09 && b <= 0x0D) : text::space_at(s, pos) != 0) {
+            return true;
         }
+        pos += b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+    }
+    return false;
+}
+
+LabelText label_of(std::string_view data, const dom::TextSpan& span) {
+    if (!span.seen) {
+        return {};
+    }
+    const std::string_view trimmed = text::trim(data);
+    if (span.length > kLongestLabel || holds_space(trimmed)) {
+        return {{}, false};
+    }
+    return {std::string(trimmed), true};
+}
+
+// `a` followed by `b`, with their spans; `joined` is the span of both.
+LabelText joined_label(const LabelText& a, const dom::TextSpan& a_span, const LabelText& b,
+                       const dom::TextSpan& b_span, const dom::TextSpan& joined) {
+    if (!a.possible || !b.possible || joined.length > kLongestLabel ||
+        (a_span.seen && b_span.seen && (a_span.trailing || b_span.leading))) {
+        return {{}, false};
+    }
+    return {a.text + b.text, true};
+}
+
+// What _cleanConditionally reads of the elements below a node: their text,
+// the text of those of some tags (nested ones each whole, as Readability.js
+// sums them), how many there are of some tags, and the text of their links.
+struct BelowMeasures {
+    dom::TextSpan text;  // the node's own text: its length is the content length
+    LabelText label;     // and that text, while it could be an ad or loading label
+    std::size_t list_length = 0;
+    std::size_t heading_length = 0;
+    std::size_t dense_length = 0;  // of the tags _getTextDensity counts
+    std::size_t commas = 0;
+    std::size_t paragraphs = 0;
+    std::size_t images = 0;
+    std::size_t list_items = 0;
+    std::size_t inputs = 0;
+    std::size_t embeds = 0;        // not from an allowed video host
+    bool allowed_video = false;    // an embed from one
+    bool data_table = false;
+    std::size_t link_length = 0;       // of links elsewhere
+    std::size_t hash_link_length = 0;  // of in-page (#) links
+};
+
+// The measures of the kept nodes a cleaning pass has judged. Nodes are judged
+// last first, so every one below a node is judged before it, and nothing the
+// pass removes afterwards is inside one: a kept node's measures still hold
+// when the node above it reads them, instead of walking its subtree again
+// (which cost the text times the nesting). Each is read once, by the nearest
+// such node above, and dropped.
+using MeasuredNodes = std::unordered_map<const Node*, BelowMeasures>;
+
+// Adds element `e` below the node, whose text is `length` long.
+void add_element(BelowMeasures& m, const Node* e, std::size_t length) {
+    m.list_length += e->is(Tag::ul) || e->is(Tag::ol) ? length : 0;
+    if (e->ns == dom::Namespace::html) {
+        switch (e->tag) {
+        case Tag::h1: case Tag::h2: case Tag::h3: case Tag::h4: case Tag::h5: case Tag::h6:
+            m.heading_length += length;
+            break;
+        case Tag::span: case Tag::li: case Tag::td: case Tag::blockquote: case Tag::dl: case Tag::div:
+        case Tag::img: case Tag::ol: case Tag::p: case Tag::pre: case Tag::table: case Tag::ul:
+            m.dense_length += length;
+            break;
+        default:
+            break;
+        }
+    }
+    m.paragraphs += e->is(Tag::p) ? 1U : 0U;
+    m.images += e->is(Tag::img) ? 1U : 0U;
+    m.list_items += e->is(Tag::li) ? 1U : 0U;
+    m.inputs += e->is(Tag::input) ? 1U : 0U;
+    if (e->is(Tag::object) || e->is(Tag::embed) || e->is(Tag::iframe)) {
+        const bool allowed = has_allowed_video(e);
+        m.allowed_video = m.allowed_video || allowed;
+        m.embeds += allowed ? 0U : 1U;
+    }
+    m.data_table = m.data_table || (e->is(Tag::table) && e->score.data_table);
+    if (e->is(Tag::a)) {
+        // Source: Readability.js _getLinkDensity: in-page (#) links weigh 0.3.
+        (patterns::hash_url(e->attr("href")) ? m.hash_link_length : m.link_length) += length;
+    }
+}
+
+// Adds the measures below a judged element, the element itself added apart.
+void add_below(BelowMeasures& m, const BelowMeasures& below) {
+    m.list_length += below.list_length;
+    m.heading_length += below.heading_length;
+    m.dense_length += below.dense_length;
+    m.commas += below.commas;
+    m.paragraphs += below.paragraphs;
+    m.images += below.images;
+    m.list_items += below.list_items;
+    m.inputs += below.inputs;
+    m.embeds += below.embeds;
+    m.allowed_video = m.allowed_video || below.allowed_video;
+    m.data_table = m.data_table || below.data_table;
+    m.link_length += below.link_length;
+    m.hash_link_length += below.hash_link_length;
+}
+
+// The node's measures in one walk of its subtree, down to the nodes `judged`
+// holds, whose measures it takes (and drops) instead of walking them. Each
+// open element's text is joined to its parent's when its last child is read.
+BelowMeasures measure_below(const Node* node, MeasuredNodes& judged) {
+    struct Open {
+        const Node* element;
+        dom::TextSpan span;
+        LabelText label;
+    };
+    BelowMeasures m;
+    std::vector<Open> open{{node, {}, {}}};
+    // Joins a text that follows what the innermost open element holds so far.
+    const auto append = [&open](const dom::TextSpan& span, const LabelText& label) {
+        Open& into = open.back();
+        const dom::TextSpan both = dom::joined(into.span, span);
+        into.label = joined_label(into.label, into.span, label, span, both);
+        into.span = both;
+    };
+    const Node* n = node->first_child;
+    for (;;) {
+        if (n == nullptr) {
+            Open done = std::move(open.back());
+            open.pop_back();
+            if (open.empty()) {
+                m.text = done.span;
+                m.label = std::move(done.label);
+                return m;
+            }
+            add_element(m, done.element, done.span.length);
+            append(done.span, done.label);
+            n = done.element->next;
+        } else if (n->is_text()) {
+            const dom::TextSpan span = dom::span_of(n->data);
+            append(span, label_of(n->data, span));
+            m.commas += static_cast<std::size_t>(std::count(n->data.begin(), n->data.end(), ','));
+            n = n->next;
+        } else if (const auto found = n->is_element() ? judged.find(n) : judged.end(); found != judged.end()) {
+            add_element(m, n, found->second.text.length);
+            add_below(m, found->second);
+            append(found->second.text, found->second.label);
+            judged.erase(found);
+            n = n->next;
+        } else if (n->first_child != nullptr) {
+            open.push_back({n, {}, {}});
+            n = n->first_child;
+        } else {
+            if (n->is_element()) {
+                add_element(m, n, 0);
+            }
+            n = n->next;
+        }
+    }
+}
+
+// Source: Readability.js _cleanConditionally, over the node's measures.
+bool measured_node_removed(const Node* node, Tag tag, const BelowMeasures& m, const ReadabilityOptions& options,
+                           PassFlags flags) {
+    if (m.data_table) {
+        return false;
     }
     const double weight = class_weight(node, flags);
     if (weight < 0) {
         return true;
     }
-    constexpr std::size_t kProseCommas = 10;
-    if (dom::ascii_comma_count(node, kProseCommas) >= kProseCommas) {
+    if (m.commas >= 10) {
         return false;  // lots of commas: prose, keep it
     }
-    // The node's text, and the text of its lists, of its headings and of the
-    // elements _getTextDensity counts, in one walk: nested ones each count
-    // whole, as Readability.js sums them. Readability.js measures them before
-    // the checks above, which read none of them: here the walk of the whole
-    // subtree is spared on the nodes those checks settle (prose, most often).
-    std::size_t list_length = 0;
-    std::size_t heading_length = 0;
-    std::size_t dense_length = 0;
-    const std::size_t content_length = dom::inner_text_lengths(node, [&](const Node* n, std::size_t length) {
-        list_length += n->is(Tag::ul) || n->is(Tag::ol) ? length : 0;
-        if (n->ns != dom::Namespace::html) {
-            return;
-        }
-        switch (n->tag) {
-        case Tag::h1: case Tag::h2: case Tag::h3: case Tag::h4: case Tag::h5: case Tag::h6:
-            heading_length += length;
-            break;
-        case Tag::span: case Tag::li: case Tag::td: case Tag::blockquote: case Tag::dl: case Tag::div:
-        case Tag::img: case Tag::ol: case Tag::p: case Tag::pre: case Tag::table: case Tag::ul:
-            dense_length += length;
-            break;
-        default:
-            break;
-        }
-    });
+    const std::size_t content_length = m.text.length;
     const auto share = [content_length](std::size_t part) {
         return content_length == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(content_length);
     };
     bool is_list = tag == Tag::ul || tag == Tag::ol;
     if (!is_list) {
         // JavaScript division: x / 0 is Infinity (> 0.9), 0 / 0 is NaN (not).
-        is_list = content_length == 0 ? list_length > 0
-                                      : static_cast<double>(list_length) / static_cast<double>(content_length) > 0.9;
+        is_list = content_length == 0 ? m.list_length > 0 : share(m.list_length) > 0.9;
     }
-    const double p = static_cast<double>(count_by_tag(node, Tag::p));
-    const double img = static_cast<double>(count_by_tag(node, Tag::img));
-    const double li = static_cast<double>(count_by_tag(node, Tag::li)) - 100;
-    const double input = static_cast<double>(count_by_tag(node, Tag::input));
-    const double heading_density = share(heading_length);  // _getTextDensity over h1-h6
-    std::size_t embed_count = 0;
-    for (const Node* n = node->first_child; n != nullptr; n = dom::next_node(n, node)) {
-        if (n->is(Tag::object) || n->is(Tag::embed) || n->is(Tag::iframe)) {
-            if (has_allowed_video(n)) {
-                return false;
-            }
-            ++embed_count;
-        }
+    const double p = static_cast<double>(m.paragraphs);
+    const double img = static_cast<double>(m.images);
+    const double li = static_cast<double>(m.list_items) - 100;
+    const double input = static_cast<double>(m.inputs);
+    const double heading_density = share(m.heading_length);  // _getTextDensity over h1-h6
+    if (m.allowed_video) {
+        return false;
     }
-    // Ad and loading labels are single short words; only short texts can match.
-    constexpr std::size_t kLongestLabel = 24;
-    if (content_length <= kLongestLabel) {
-        const std::string inner = dom::inner_text(node);
-        if (patterns::ad_words(inner) || patterns::loading_words(inner)) {
-            return true;
-        }
+    // The node's inner text, when it could be an ad or loading label.
+    if (m.label.possible && (patterns::ad_words(m.label.text) || patterns::loading_words(m.label.text))) {
+        return true;
     }
-    const double density = link_density(node);
-    const double text_dens = share(dense_length);  // _getTextDensity over span, li, td... (the walk above)
+    // _getLinkDensity: the links' text over the node's.
+    const double density =
+        content_length == 0 ? 0.0
+                            : (static_cast<double>(m.link_length) + 0.3 * static_cast<double>(m.hash_link_length)) /
+                                  static_cast<double>(content_length);
+    const double text_dens = share(m.dense_length);  // _getTextDensity over span, li, td...
     const bool is_figure_child = has_ancestor_tag(node, Tag::figure);
     const double modifier = options.link_density_modifier;
+    const std::size_t embed_count = m.embeds;
 
     // Source: Readability.js _cleanConditionally, the shouldRemoveNode rules.
     const bool have_to_remove =
@@ -340,11 +481,29 @@ bool clean_conditionally_removes(const Node* node, Tag tag, const ReadabilityOpt
                 return true;
             }
         }
-        if (img == static_cast<double>(count_by_tag(node, Tag::li))) {
+        if (m.images == m.list_items) {
             return false;
         }
     }
     return have_to_remove;
+}
+
+// Judges `node`; when it stays and `read_again` (an element with its tag is
+// above it), keeps its measures in `judged` for that element.
+bool clean_conditionally_removes(const Node* node, Tag tag, const ReadabilityOptions& options, PassFlags flags,
+                                 MeasuredNodes& judged, bool read_again) {
+    if (tag == Tag::table && is_data_table(node)) {
+        return false;
+    }
+    if (has_ancestor_tag(node, Tag::table, -1, &is_data_table) || has_ancestor_tag(node, Tag::code)) {
+        return false;
+    }
+    BelowMeasures measures = measure_below(node, judged);
+    const bool removed = measured_node_removed(node, tag, measures, options, flags);
+    if (!removed && read_again) {
+        judged.emplace(node, std::move(measures));
+    }
+    return removed;
 }
 
 // Returns false, and leaves the rest, once `deadline` passes.
@@ -353,17 +512,34 @@ bool clean_conditionally(Node* root, Tag tag, const ReadabilityOptions& options,
     if (!has(flags, PassFlags::clean_conditionally)) {
         return true;
     }
-    constexpr std::size_t kElementsPerClockRead = 16;  // each reads its whole subtree: the clock costs little
+    // The elements with `tag` in document order, each with whether one of
+    // them is above it: only such an element's measures are ever read again.
+    std::vector<std::pair<Node*, bool>> nodes;
+    dom::InsideTracker in_tag(root, false);
+    for (Node* n = root->first_child; n != nullptr; n = dom::next_node(n, root)) {
+        in_tag.reach(n);
+        if (n->is(tag)) {
+            nodes.emplace_back(n, in_tag.inside());
+            in_tag.enter(n);
+        }
+    }
+    constexpr std::size_t kElementsPerClockRead = 16;
     std::size_t read = 0;
-    bool late = false;
-    remove_matching(elements_by_tag(root, tag), [&](const Node* n) {
-        if (late || (read++ % kElementsPerClockRead == 0 && std::chrono::steady_clock::now() >= deadline)) {
-            late = true;
+    MeasuredNodes judged;
+    // _removeNodes: last first, so that every element is judged before those above it.
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+        const auto [n, nested] = *it;
+        if (n->parent == nullptr) {
+            continue;
+        }
+        if (read++ % kElementsPerClockRead == 0 && std::chrono::steady_clock::now() >= deadline) {
             return false;
         }
-        return clean_conditionally_removes(n, tag, options, flags);
-    });
-    return !late;
+        if (clean_conditionally_removes(n, tag, options, flags, judged, nested)) {
+            dom::detach(n);
+        }
+    }
+    return true;
 }
 
 // _cleanMatchedNodes under each child of the content: small share widgets.

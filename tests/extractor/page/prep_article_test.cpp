@@ -47,6 +47,24 @@ TEST(PrepArticle, StopsCleaningOnceTheDeadlineHasPassed) {
     EXPECT_EQ(count(prepared(html.c_str())), 0U);
 }
 
+TEST(PrepArticle, EachDivIsJudgedOnWhatIsLeftBelowIt) {
+    // The block of links goes first (its text is all links). Counted, it would
+    // make the <div>s around the prose mostly links as well; each is judged on
+    // what is left, the outer one on the measures the inner one was judged on.
+    const std::string links =
+        "<div><a href=\"/more\">Read more stories from our newsroom about the weather, the harvest, the markets "
+        "and the roads that the floods closed across the county this week</a></div>";
+    const std::string html = "<div><div id=\"outer\"><div id=\"inner\">" + links + kProse + "</div></div></div>";
+    const std::string out = prepared(html.c_str());
+    EXPECT_EQ(out.find("newsroom"), std::string::npos) << out;
+    EXPECT_NE(out.find("The river had risen"), std::string::npos) << out;
+    EXPECT_NE(out.find("id=\"outer\""), std::string::npos) << out;
+    EXPECT_NE(out.find("id=\"inner\""), std::string::npos) << out;
+    // The same blocks without the prose: links alone, every <div> goes.
+    const std::string bare = "<div><div id=\"outer\"><div id=\"inner\">" + links + "</div></div></div>";
+    EXPECT_EQ(prepared(bare.c_str()).find("id=\"outer\""), std::string::npos);
+}
+
 TEST(PrepArticle, RemovesFormControlsAsidesFootersAndEmptyParagraphs) {
     const std::string out = prepared(
         "<div><p>Kept.</p><aside>aside</aside><footer>foot</footer><button>b</button><input><p> </p>"
