@@ -94,6 +94,17 @@ TEST(HostileInput, ReadabilitysCleaningOfShortTextInMegabytesOfWhiteSpaceStaysFa
     EXPECT_NE(article.text_content.find('x'), std::string::npos);
 }
 
+TEST(HostileInput, ReadabilitysScoringOfNestedSectionsStaysFast) {
+    // Readability scores each <section> by the length and commas of its whole
+    // text: 6,000 nested ones took 6.5 s measured one by one, 0.5 s joined
+    // from the ones below.
+    double seconds = 0.0;
+    const Article article = readability_of(test::nested_sections(6000), seconds);
+    EXPECT_LT(seconds, 5.0 * test::kTimeScale);
+    EXPECT_EQ(article.status, Status::ok);
+    EXPECT_EQ(article.length, 6000U * 224U);
+}
+
 TEST(HostileInput, PageLinksByTheThousandWhenPagesAreFollowed) {
     // With max_pages above 1, every link is weighed as a next page and every
     // block around one as pagination: twenty thousand of them in one block,

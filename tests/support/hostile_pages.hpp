@@ -46,6 +46,20 @@ inline std::string nested_divs_around_white_space(int depth, std::size_t spaces)
     return html + "<p>Ad</p>" + std::string(spaces, ' ') + "<p>x</p></article></body></html>";
 }
 
+// `depth` nested <section>s in a <main>, each with a heading and a paragraph
+// of 224 characters: Readability scores every <section> by its whole text.
+inline std::string nested_sections(int depth) {
+    std::string paragraph;
+    for (int i = 0; i < 4; ++i) {
+        paragraph += "Some plain words of text here and there in the section ";
+    }
+    std::string html = "<html><body><main>";
+    for (int i = 0; i < depth; ++i) {
+        html += "<section><h2>Head</h2><p>" + paragraph + "</p>";
+    }
+    return html + "</main></body></html>";
+}
+
 struct HostilePage {
     std::string name;
     std::function<void(const Emit&)> write;  // the whole page, <html> to the end

@@ -3,6 +3,8 @@
 // ancestors, pick the top candidate, merge its siblings, clean the result.
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "metadata/metadata.hpp"
@@ -143,6 +145,56 @@ struct Ranked {
 
 }  // namespace
 
+// measure_text of each of `elements` (all in `page`), in one walk of the page:
+// an element's text joined from its children's as dom::TextSpan joins them,
+// so that nested <section>s, which Readability scores each, cost one walk
+// instead of their text times their nesting. An element the walk does not
+// reach is measured alone.
+std::vector<TextStats> measure_texts(const Node* page, const std::vector<Node*>& elements) {
+    std::unordered_map<const Node*, std::size_t> index;
+    index.reserve(elements.size());
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        index.emplace(elements[i], i);
+    }
+    std::vector<std::optional<TextStats>> found(elements.size());
+    struct Open {
+        const Node* element;
+        dom::TextSpan span;
+        std::size_t commas = 0;
+    };
+    std::vector<Open> open{{page, {}, 0}};
+    const Node* n = page->first_child;
+    while (!open.empty()) {
+        if (n == nullptr) {
+            const Open done = open.back();
+            open.pop_back();
+            if (const auto it = index.find(done.element); it != index.end()) {
+                found[it->second] = TextStats{done.span.length, done.commas};
+            }
+            if (!open.empty()) {
+                open.back().span = dom::joined(open.back().span, done.span);
+                open.back().commas += done.commas;
+            }
+            n = done.element->next;
+        } else if (n->is_text()) {
+            open.back().span = dom::joined(open.back().span, dom::span_of(n->data));
+            open.back().commas += patterns::comma_split_count(n->data) - 1;
+            n = n->next;
+        } else if (n->is_element()) {
+            open.push_back({n, {}, 0});
+            n = n->first_child;
+        } else {
+            n = n->next;
+        }
+    }
+    std::vector<TextStats> stats;
+    stats.reserve(elements.size());
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        stats.push_back(found[i] ? *found[i] : measure_text(*elements[i]));
+    }
+    return stats;
+}
+
 StrategyResult grab_article(dom::Document& doc, const ExtractOptions& options, const PassInput& input,
                             PassState& state) {
     PassRecord pass(input.flags);
@@ -249,11 +301,13 @@ StrategyResult grab_article(dom::Document& doc, const ExtractOptions& options, c
 
     // 2. Score paragraphs and share each score with up to five ancestors.
     std::vector<Node*> candidates;
-    for (Node* element : elements_to_score) {
+    const std::vector<TextStats> texts = measure_texts(page, elements_to_score);
+    for (std::size_t i = 0; i < elements_to_score.size(); ++i) {
+        Node* element = elements_to_score[i];
         if (element->parent == nullptr || element->parent->kind != NodeKind::element) {
             continue;
         }
-        const std::optional<double> score = scorer.paragraph_score(*element, measure_text(*element));
+        const std::optional<double> score = scorer.paragraph_score(*element, texts[i]);
         if (!score) {
             continue;
         }
