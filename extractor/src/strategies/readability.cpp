@@ -143,8 +143,6 @@ struct Ranked {
     double link_density;
 };
 
-}  // namespace
-
 // measure_text of each of `elements` (all in `page`), in one walk of the page:
 // an element's text joined from its children's as dom::TextSpan joins them,
 // so that nested <section>s, which Readability scores each, cost one walk
@@ -194,6 +192,8 @@ std::vector<TextStats> measure_texts(const Node* page, const std::vector<Node*>&
     }
     return stats;
 }
+
+}  // namespace
 
 StrategyResult grab_article(dom::Document& doc, const ExtractOptions& options, const PassInput& input,
                             PassState& state) {
