@@ -52,8 +52,7 @@ std::size_t drop_unshown_text(dom::Document& doc, std::size_t body_length);
 [[nodiscard]] bool is_probably_readable(const dom::Document& doc, const ReadableOptions& options);
 
 // _prepArticle: cleanup of the chosen content under `flags`. The conditional
-// cleaning reads each cleaned element's whole text, which on deep nesting
-// adds up to nesting times text: it stops once `deadline` passes, and then
+// cleaning reads the clock as it goes: once `deadline` passes it stops, and
 // prep_article returns false, the content half cleaned.
 [[nodiscard]] bool prep_article(dom::Document& doc, dom::Node* content, const ReadabilityOptions& options,
                                 PassFlags flags, std::chrono::steady_clock::time_point deadline);

@@ -368,58 +368,64 @@ void add_below(BelowMeasures& m, const BelowMeasures& below) {
     m.hash_link_length += below.hash_link_length;
 }
 
-// The node's measures in one walk of its subtree, down to the nodes `judged`
-// holds, whose measures it takes (and drops) instead of walking them. Each
-// open element's text is joined to its parent's when its last child is read.
-BelowMeasures measure_below(const Node* node, MeasuredNodes& judged) {
-    struct Open {
-        const Node* element;
-        dom::TextSpan span;
-        LabelText label;
-    };
-    BelowMeasures m;
-    std::vector<Open> open{{node, {}, {}}};
-    // Joins a text that follows what the innermost open element holds so far.
-    const auto append = [&open](const dom::TextSpan& span, const LabelText& label) {
-        Open& into = open.back();
-        const dom::TextSpan both = dom::joined(into.span, span);
-        into.label = joined_label(into.label, into.span, label, span, both);
-        into.span = both;
-    };
-    const Node* n = node->first_child;
-    for (;;) {
-        if (n == nullptr) {
-            Open done = std::move(open.back());
-            open.pop_back();
-            if (open.empty()) {
-                m.text = done.span;
-                m.label = std::move(done.label);
-                return m;
-            }
-            add_element(m, done.element, done.span.length);
-            append(done.span, done.label);
-            n = done.element->next;
-        } else if (n->is_text()) {
-            const dom::TextSpan span = dom::span_of(n->data);
-            append(span, label_of(n->data, span));
-            m.commas += static_cast<std::size_t>(std::count(n->data.begin(), n->data.end(), ','));
-            n = n->next;
-        } else if (const auto found = n->is_element() ? judged.find(n) : judged.end(); found != judged.end()) {
-            add_element(m, n, found->second.text.length);
-            add_below(m, found->second);
-            append(found->second.text, found->second.label);
-            judged.erase(found);
-            n = n->next;
-        } else if (n->first_child != nullptr) {
-            open.push_back({n, {}, {}});
-            n = n->first_child;
-        } else {
-            if (n->is_element()) {
-                add_element(m, n, 0);
-            }
-            n = n->next;
-        }
+// An open element of measure_below's walk: its text so far.
+struct MeasureFrame {
+    const Node* node;
+    dom::TextSpan span;
+    LabelText label;
+
+    // Joins a text that follows what the element holds so far.
+    void append(const dom::TextSpan& next, const LabelText& next_label) {
+        const dom::TextSpan both = dom::joined(span, next);
+        label = joined_label(label, span, next_label, next, both);
+        span = both;
     }
+};
+
+// measure_below's walker (dom::walk_post_order): each element's text is
+// joined to its parent's when the element closes, and a judged element's
+// measures are taken (and dropped) instead of walking it.
+struct BelowWalker {
+    MeasuredNodes& judged;
+    BelowMeasures measures;
+
+    void text(const Node* node, std::vector<MeasureFrame>& frames) {
+        const dom::TextSpan span = dom::span_of(node->data);
+        frames.back().append(span, label_of(node->data, span));
+        measures.commas += static_cast<std::size_t>(std::count(node->data.begin(), node->data.end(), ','));
+    }
+    dom::Visit enter(Node*& node, std::vector<MeasureFrame>& frames) {
+        if (const auto found = judged.find(node); found != judged.end()) {
+            add_element(measures, node, found->second.text.length);
+            add_below(measures, found->second);
+            frames.back().append(found->second.text, found->second.label);
+            judged.erase(found);
+            node = node->next;
+            return dom::Visit::skip;
+        }
+        frames.push_back({node, {}, {}});
+        return dom::Visit::descend;
+    }
+    void close(std::vector<MeasureFrame>& frames) {
+        MeasureFrame done = std::move(frames.back());
+        frames.pop_back();
+        if (frames.empty()) {  // the measured node itself
+            measures.text = done.span;
+            measures.label = std::move(done.label);
+            return;
+        }
+        add_element(measures, done.node, done.span.length);
+        frames.back().append(done.span, done.label);
+    }
+};
+
+// The node's measures in one walk of its subtree, down to the nodes `judged`
+// holds.
+BelowMeasures measure_below(const Node* node, MeasuredNodes& judged) {
+    BelowWalker walker{judged, {}};
+    std::vector<MeasureFrame> frames{{node, {}, {}}};
+    dom::walk_post_order(frames, walker);
+    return std::move(walker.measures);
 }
 
 // Source: Readability.js _cleanConditionally, over the node's measures.

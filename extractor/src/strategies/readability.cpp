@@ -143,8 +143,39 @@ struct Ranked {
     double link_density;
 };
 
-// measure_text of each of `elements` (all in `page`), in one walk of the page:
-// an element's text joined from its children's as dom::TextSpan joins them,
+// measure_texts' walker (dom::walk_post_order): each element's text joined to
+// its parent's when the element closes, kept for the elements to measure.
+struct TextsWalker {
+    struct Frame {
+        const Node* node;
+        dom::TextSpan span;
+        std::size_t commas = 0;
+    };
+    const std::unordered_map<const Node*, std::size_t>& index;
+    std::vector<std::optional<TextStats>>& found;
+
+    void text(const Node* node, std::vector<Frame>& frames) {
+        frames.back().span = dom::joined(frames.back().span, dom::span_of(node->data));
+        frames.back().commas += patterns::comma_split_count(node->data) - 1;
+    }
+    dom::Visit enter(Node*& node, std::vector<Frame>& frames) {
+        frames.push_back({node, {}, 0});
+        return dom::Visit::descend;
+    }
+    void close(std::vector<Frame>& frames) {
+        const Frame done = frames.back();
+        frames.pop_back();
+        if (const auto it = index.find(done.node); it != index.end()) {
+            found[it->second] = TextStats{done.span.length, done.commas};
+        }
+        if (!frames.empty()) {
+            frames.back().span = dom::joined(frames.back().span, done.span);
+            frames.back().commas += done.commas;
+        }
+    }
+};
+
+// measure_text of each of `elements` (all in `page`), in one walk of the page,
 // so that nested <section>s, which Readability scores each, cost one walk
 // instead of their text times their nesting. An element the walk does not
 // reach is measured alone.
@@ -155,36 +186,9 @@ std::vector<TextStats> measure_texts(const Node* page, const std::vector<Node*>&
         index.emplace(elements[i], i);
     }
     std::vector<std::optional<TextStats>> found(elements.size());
-    struct Open {
-        const Node* element;
-        dom::TextSpan span;
-        std::size_t commas = 0;
-    };
-    std::vector<Open> open{{page, {}, 0}};
-    const Node* n = page->first_child;
-    while (!open.empty()) {
-        if (n == nullptr) {
-            const Open done = open.back();
-            open.pop_back();
-            if (const auto it = index.find(done.element); it != index.end()) {
-                found[it->second] = TextStats{done.span.length, done.commas};
-            }
-            if (!open.empty()) {
-                open.back().span = dom::joined(open.back().span, done.span);
-                open.back().commas += done.commas;
-            }
-            n = done.element->next;
-        } else if (n->is_text()) {
-            open.back().span = dom::joined(open.back().span, dom::span_of(n->data));
-            open.back().commas += patterns::comma_split_count(n->data) - 1;
-            n = n->next;
-        } else if (n->is_element()) {
-            open.push_back({n, {}, 0});
-            n = n->first_child;
-        } else {
-            n = n->next;
-        }
-    }
+    TextsWalker walker{index, found};
+    std::vector<TextsWalker::Frame> frames{{page, {}, 0}};
+    dom::walk_post_order(frames, walker);
     std::vector<TextStats> stats;
     stats.reserve(elements.size());
     for (std::size_t i = 0; i < elements.size(); ++i) {
