@@ -62,6 +62,9 @@ private:
         if (!n->is_element()) {
             return false;
         }
+        if (n->is(Tag::a) && is_permalink_mark(n)) {
+            return false;
+        }
         switch (n->tag) {
         case Tag::br:
             trim_trailing_space();

@@ -353,6 +353,10 @@ private:
     }
 
     bool enter_inline(const Node* n) {
+        if (n->is(Tag::a) && is_permalink_mark(n)) {
+            open_.push_back({Frame::none, 0});
+            return false;
+        }
         separate_from_previous(inline_, n);
         switch (n->tag) {
         case Tag::em: case Tag::i: case Tag::cite: case Tag::dfn: case Tag::var:
@@ -498,7 +502,9 @@ private:
 
     void close_link(std::size_t mark, const Node* a) {
         const std::string_view href = text::trim(a->attr("href"));
-        if (href.empty()) {
+        // A heading that links to its own place in the page gives its words
+        // without the link.
+        if (href.empty() || (headings_open_ > 0 && href.starts_with('#'))) {
             return;  // its text stays, as text
         }
         wrap(mark, "[", "](" + destination(href) + ")");
@@ -798,6 +804,44 @@ private:
 };
 
 }  // namespace
+
+bool is_permalink_mark(const Node* a) {
+    if (!a->is(Tag::a) || !text::trim(a->attr("href")).starts_with('#')) {
+        return false;
+    }
+    // The marks, each at most four bytes, and white space: a few bytes in all.
+    constexpr std::size_t kMostBytes = 16;
+    constexpr std::string_view kMarks[] = {"\u00B6", "\u00A7", "#", "\U0001F517", "\u2693"};
+    std::size_t bytes = 0;
+    bool marked = false;
+    for (const Node* n = dom::next_node(a, a); n != nullptr; n = dom::next_node(n, a)) {
+        if (n->is_element() && n->is(Tag::img)) {
+            return false;  // an image says what it says
+        }
+        if (!n->is_text()) {
+            continue;
+        }
+        bytes += n->data.size();
+        if (bytes > kMostBytes) {
+            return false;
+        }
+        for (std::size_t pos = 0; pos < n->data.size();) {
+            if (text::is_html_space(n->data[pos])) {
+                ++pos;
+                continue;
+            }
+            const auto mark = std::find_if(std::begin(kMarks), std::end(kMarks), [&](std::string_view m) {
+                return n->data.substr(pos).starts_with(m);
+            });
+            if (mark == std::end(kMarks)) {
+                return false;
+            }
+            pos += mark->size();
+            marked = true;
+        }
+    }
+    return marked;
+}
 
 bool is_block_element(const Node* node) noexcept {
     switch (node->tag) {

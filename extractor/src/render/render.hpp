@@ -91,6 +91,12 @@ void walk_tree(const dom::Node* root, Enter&& enter, Leave&& leave) {
 // in white space already.
 void separate_from_previous(std::string& out, const dom::Node* element);
 
+// A permalink: a link into the page (its href a fragment) that shows only a
+// mark, "¶", "§", "#", a link or an anchor sign, as documentation generators
+// put beside each heading and definition for readers to copy. It says nothing
+// of what it stands beside, and the renderings leave it out.
+[[nodiscard]] bool is_permalink_mark(const dom::Node* a);
+
 // Appends `text` with every run of white space (JavaScript's \s) made one
 // space, and none at the start of `out` or after a space or a newline.
 void append_collapsed(std::string& out, std::string_view text);

@@ -69,6 +69,22 @@ TEST(Markdown, LinksAndImagesAreAbsoluteWhenTheDomIs) {
     EXPECT_EQ(markdown("<p><a>no href</a></p>"), "no href");
 }
 
+TEST(Markdown, PermalinkMarksAndHeadingsLinkedToThemselvesGiveTheirWordsOnly) {
+    // Sphinx's pilcrow after a heading and a definition, rustdoc's section sign
+    // before one, a heading that is a link to its own anchor.
+    EXPECT_EQ(markdown("<h2>Middleware<a class=\"headerlink\" href=\"#middleware\">\u00B6</a></h2>"
+                       "<dl><dt>class Cache<a href=\"#cache\"> \u00B6 </a></dt><dd>Caches.</dd></dl>"
+                       "<h3><a href=\"#tour\">\u00A7</a>A Tour</h3><h3><a href=\"#why\">Why flexbox?</a></h3>"),
+              "## Middleware\n\nclass Cache\n\nCaches.\n\n### A Tour\n\n### Why flexbox?");
+    EXPECT_EQ(text("<h2>Middleware<a href=\"#middleware\">\u00B6</a></h2><p>class Cache<a href=\"#c\">#</a></p>"),
+              "Middleware\n\nclass Cache");
+    // Links that say more stay: a mark with words, a mark leading elsewhere, a
+    // heading linking to another page, an image.
+    EXPECT_EQ(markdown("<p>See <a href=\"#s3\">\u00A7 3</a>, <a href=\"/law\">\u00A7</a> and "
+                       "<a href=\"#map\"><img src=\"/m.png\" alt=\"\"></a>.</p><h2><a href=\"/deltas\">Deltas</a></h2>"),
+              "See [\u00A7 3](#s3), [\u00A7](/law) and [![](/m.png)](#map).\n\n## [Deltas](/deltas)");
+}
+
 TEST(Markdown, ALinkAroundACardOfBlocksStaysOneLink) {
     EXPECT_EQ(markdown("<a href=\"/story\"><div><img src=\"/t.jpg\" alt=\"\"></div><p>The delta story</p></a>"),
               "[![](/t.jpg) The delta story](/story)");
