@@ -93,14 +93,16 @@ def elements(node):
             stack.extend(reversed(n.children))
 
 
-def text(node):
+def text(node, marks=True):
+    """The text of `node`; without permalink marks, the text the renderings
+    show, unless `marks`."""
     out = []
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, str):
             out.append(n)
-        else:
+        elif marks or not is_permalink_mark(n):
             stack.extend(reversed(n.children))
     return "".join(out)
 
@@ -123,19 +125,6 @@ def is_permalink_mark(node):
     for mark in PERMALINK_MARKS:
         rest = rest.replace(mark, "")
     return rest == "" and any(c not in HTML_SPACE for c in shown)
-
-
-def shown_text(node):
-    """The text the renderings show: text() without permalink marks."""
-    out = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, str):
-            out.append(n)
-        elif not is_permalink_mark(n):
-            stack.extend(reversed(n.children))
-    return "".join(out)
 
 
 HTML_SPACE = " \t\n\f\r"
@@ -228,7 +217,7 @@ def inside(node, tags):
 
 
 def has_text(node):
-    return bool(shown_text(node).strip(JS_SPACE))
+    return bool(text(node, marks=False).strip(JS_SPACE))
 
 
 def counts(tree, rendered):
