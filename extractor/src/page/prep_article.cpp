@@ -260,11 +260,9 @@ struct LabelText {
 
 bool holds_space(std::string_view s) noexcept {
     for (std::size_t pos = 0; pos < s.size();) {
-        const auto b = static_cast<unsigned char>(s[pos]);
-        if (b < 0x80 ? b == ' ' || (b >= 0x09 && b <= 0x0D) : text::space_at(s, pos) != 0) {
+        if (text::is_js_space(text::next_code_point(s, pos))) {
             return true;
         }
-        pos += b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
     }
     return false;
 }

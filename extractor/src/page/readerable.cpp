@@ -39,14 +39,12 @@ bool is_node_visible(const Node* node) {
 bool is_probably_readable(const dom::Document& doc, const ReadableOptions& options) {
     std::vector<const Node*> nodes;
     std::vector<const Node*> br_parents;
-    std::unordered_set<const Node*> list_item_paragraphs;  // "li p", which the score passes over
     dom::InsideTracker in_list_item(doc.root(), true);
     for (const Node* n = doc.root(); n != nullptr; n = dom::next_element(n, doc.root())) {
         in_list_item.reach(n);
         if (n->is(Tag::p) || n->is(Tag::pre) || n->is(Tag::article)) {
-            nodes.push_back(n);
-            if (n->is(Tag::p) && in_list_item.inside()) {
-                list_item_paragraphs.insert(n);
+            if (!(n->is(Tag::p) && in_list_item.inside())) {
+                nodes.push_back(n);  // the score passes "li p" over, whatever else it is
             }
         } else if (n->is(Tag::br) && n->parent != nullptr && n->parent->is(Tag::div)) {
             br_parents.push_back(n->parent);
@@ -69,9 +67,6 @@ bool is_probably_readable(const dom::Document& doc, const ReadableOptions& optio
         }
         const std::string match = match_string(node);
         if (patterns::unlikely_candidate(match) && !patterns::maybe_candidate(match)) {
-            continue;
-        }
-        if (list_item_paragraphs.contains(node)) {
             continue;
         }
         // textContent.trim().length, counting script text cut before the parse.

@@ -62,7 +62,7 @@ private:
         if (!n->is_element()) {
             return false;
         }
-        if (n->is(Tag::a) && is_permalink_mark(n)) {
+        if (is_permalink_mark(n)) {
             return false;
         }
         switch (n->tag) {

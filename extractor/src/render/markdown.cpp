@@ -353,7 +353,7 @@ private:
     }
 
     bool enter_inline(const Node* n) {
-        if (n->is(Tag::a) && is_permalink_mark(n)) {
+        if (is_permalink_mark(n)) {
             open_.push_back({Frame::none, 0});
             return false;
         }
@@ -815,7 +815,7 @@ bool is_permalink_mark(const Node* a) {
     std::size_t bytes = 0;
     bool marked = false;
     for (const Node* n = dom::next_node(a, a); n != nullptr; n = dom::next_node(n, a)) {
-        if (n->is_element() && n->is(Tag::img)) {
+        if (n->is(Tag::img)) {
             return false;  // an image says what it says
         }
         if (!n->is_text()) {
