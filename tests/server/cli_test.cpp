@@ -19,7 +19,6 @@
 
 #include <nlohmann/json.hpp>
 
-
 #ifndef PITH_CLI_PATH
 #error "PITH_CLI_PATH must name the pith binary (set by tests/CMakeLists.txt)"
 #endif
