@@ -17,7 +17,9 @@ Every page of Mozilla's test pages and of trafilatura-dev goes through
   one link in Markdown; paragraphs inside a link run on inline), but not a
   heading's link to a fragment of the page (its words stay, unlinked);
   images with a src, not inside code. Permalink marks (a fragment link
-  showing only "¶", "§", "#"...) are no text, and no link, of either.
+  showing only "¶", "§", "#"...) are no text, and no link, of either, and
+  neither is text that shows nothing (a zero-width joiner, an icon font's
+  private-use glyph: shows_nothing).
 - Clean text: no line starts or ends with white space, never two blank lines
   in a row, and token F1 >= 0.99 on every page against textContent (split at
   block boundaries), with the list markers clean text gives items added to it
@@ -173,7 +175,7 @@ def block_text(node, list_markers=False, marks=False):
         elif not marks and is_permalink_mark(n):
             continue
         elif isinstance(n, str):
-            if pending is not None and n.strip(JS_SPACE):
+            if pending is not None and not shows_nothing(n):
                 out.append(" " + pending)
                 pending = None
             out.append(n)
@@ -216,8 +218,19 @@ def inside(node, tags):
     return False
 
 
+# What text::shows_nothing (text.hpp) reads as nothing, beside white space:
+# line-breaking hints, joiners and direction marks, and private-use characters
+# (an icon font's glyphs). The renderings leave out a line or a heading made
+# only of them.
+NOTHING = set(JS_SPACE) | set("\u00ad\u200b\u200c\u200d\u200e\u200f\u2060")
+
+
+def shows_nothing(t):
+    return all(c in NOTHING or 0xE000 <= ord(c) <= 0xF8FF or ord(c) >= 0xF0000 for c in t)
+
+
 def has_text(node):
-    return bool(text(node, marks=False).strip(JS_SPACE))
+    return not shows_nothing(text(node, marks=False))
 
 
 def counts(tree, rendered):
@@ -245,8 +258,14 @@ def counts(tree, rendered):
 
 
 def without_bars(text):
-    """Clean text's cell separators, and any "|" of the page's, left out."""
-    return " ".join(t for t in tokens(text) if t != "|")
+    """Clean text's cell separators, and any "|" of the page's, left out, and
+    the tokens that show nothing."""
+    return " ".join(t for t in tokens(text) if t != "|" and not shows_nothing(t))
+
+
+def shown(text):
+    """The tokens of `text` that show something."""
+    return " ".join(t for t in tokens(text) if not shows_nothing(t))
 
 
 def main():
@@ -285,7 +304,7 @@ def main():
         rendered = subprocess.run([cmark, "--unsafe", "-e", "table", "-e", "strikethrough"],
                                   input=article["markdown"].encode("utf-8"), capture_output=True, check=True)
         rendered_tree = Tree(rendered.stdout.decode("utf-8"))
-        score = f1(block_text(rendered_tree.root), expected)
+        score = f1(shown(block_text(rendered_tree.root)), shown(expected))
         markdown_f1.append((score, name))
         if score < 0.95:
             failures.append(f"{name}: Markdown text F1 {score:.4f} < 0.95")

@@ -137,7 +137,7 @@ private:
         std::string_view rest = inline_;
         while (!rest.empty()) {
             const std::size_t end = std::min(rest.find('\n'), rest.size());
-            if (const std::string_view line = trim_line(rest.substr(0, end)); !line.empty()) {
+            if (const std::string_view line = trim_line(rest.substr(0, end)); !text::shows_nothing(line)) {
                 lines.emplace_back(line);
             }
             rest.remove_prefix(std::min(end + 1, rest.size()));
@@ -225,7 +225,7 @@ private:
                         return true;
                     },
                     [](const Node*) {});
-                if (const std::string_view text = trim_line(cell); !text.empty()) {
+                if (const std::string_view text = trim_line(cell); !text::shows_nothing(text)) {
                     cells.emplace_back(text);
                 }
                 if (n->is(Tag::caption)) {

@@ -524,7 +524,7 @@ private:
         std::string text(trim_spaces(inline_));
         inline_.clear();
         std::replace(text.begin(), text.end(), '\n', ' ');
-        if (text.empty()) {
+        if (text::shows_nothing(text)) {
             return;
         }
         if (text.back() == '#') {
@@ -548,7 +548,7 @@ private:
         while (!rest.empty()) {
             const std::size_t end = std::min(rest.find('\n'), rest.size());
             const std::string_view line = trim_spaces(rest.substr(0, end));
-            if (!line.empty()) {
+            if (!text::shows_nothing(line)) {
                 lines.push_back(escape_line_start(line));
             }
             rest.remove_prefix(std::min(end + 1, rest.size()));

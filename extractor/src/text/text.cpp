@@ -109,6 +109,18 @@ std::size_t first_invisible(std::string_view s) noexcept {
 
 bool has_invisible(std::string_view s) noexcept { return first_invisible(s) != std::string_view::npos; }
 
+bool shows_nothing(std::string_view s) noexcept {
+    for (std::size_t pos = 0; pos < s.size();) {
+        const char32_t c = next_code_point(s, pos);
+        const bool nothing = is_js_space(c) || c == 0xAD || (c >= 0x200B && c <= 0x200F) || c == 0x2060 ||
+                             (c >= 0xE000 && c <= 0xF8FF) || c >= 0xF0000;  // planes 15 and 16 are private use
+        if (!nothing) {
+            return false;
+        }
+    }
+    return true;
+}
+
 std::string without_invisible(std::string_view s) {
     std::size_t i = first_invisible(s);
     if (i == std::string_view::npos) {

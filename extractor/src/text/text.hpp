@@ -73,6 +73,13 @@ namespace pith::text {
 // `s` without those characters.
 [[nodiscard]] std::string without_invisible(std::string_view s);
 
+// Whether `s` shows a reader nothing: it holds only white space, the
+// characters above, joiners and direction marks (U+200C to U+200F), and
+// private-use characters, which are an icon font's glyphs that text without
+// the font cannot show. Webflow-style pages fill empty paragraphs with a
+// zero-width joiner; a rendering that kept them would give lines of nothing.
+[[nodiscard]] bool shows_nothing(std::string_view s) noexcept;
+
 // ASCII lowercase copy (class names, ids, attribute values compared /i).
 [[nodiscard]] std::string to_lower_ascii(std::string_view s);
 [[nodiscard]] bool iequals_ascii(std::string_view a, std::string_view b) noexcept;

@@ -85,6 +85,18 @@ TEST(Markdown, PermalinkMarksAndHeadingsLinkedToThemselvesGiveTheirWordsOnly) {
               "See [\u00A7 3](#s3), [\u00A7](/law) and [![](/m.png)](#map).\n\n## [Deltas](/deltas)");
 }
 
+TEST(Markdown, BlocksThatShowNothingLeaveNoLine) {
+    // A paragraph and a heading holding a zero-width joiner (how some site
+    // builders keep an empty block open), an icon font's glyph alone, a
+    // list item of one; text beside them and an emoji the joiner binds stay.
+    const std::string body = "<h2>\u200D</h2><p>Deltas</p><p>\u200D</p><p> \uF054 </p>"
+                             "<ul><li>Silt \uF054</li><li>\u200D</li></ul>"
+                             "<p>\U0001F468\u200D\U0001F469</p>";
+    EXPECT_EQ(markdown(body), "Deltas\n\n- Silt \uF054\n\n\U0001F468\u200D\U0001F469");
+    EXPECT_EQ(text(body), "Deltas\n\n- Silt \uF054\n\n\U0001F468\u200D\U0001F469");
+    EXPECT_EQ(text("<table><tr><td>Nile</td><td>\uF00C</td><td>long</td></tr></table>"), "Nile | long");
+}
+
 TEST(Markdown, ALinkAroundACardOfBlocksStaysOneLink) {
     EXPECT_EQ(markdown("<a href=\"/story\"><div><img src=\"/t.jpg\" alt=\"\"></div><p>The delta story</p></a>"),
               "[![](/t.jpg) The delta story](/story)");

@@ -157,5 +157,19 @@ TEST(Text, WithoutInvisibleDropsOnlyTheLineBreakingHints) {
     EXPECT_EQ(without_invisible(""), "");
 }
 
+TEST(Text, ShowsNothingOnlyWhereNoCharacterCanBeRead) {
+    EXPECT_TRUE(shows_nothing(""));
+    EXPECT_TRUE(shows_nothing(" \u00A0\t"));
+    EXPECT_TRUE(shows_nothing("\u200D"));                       // a joiner with nothing to join
+    EXPECT_TRUE(shows_nothing(" \u200B\u200E\u00AD\uFEFF "));  // line-breaking hints, a direction mark
+    EXPECT_TRUE(shows_nothing("\uF054 \uE09A"));                // an icon font's glyphs
+    EXPECT_TRUE(shows_nothing("\U000F0001"));
+    EXPECT_FALSE(shows_nothing("a"));
+    EXPECT_FALSE(shows_nothing("\u200D\u00B7"));                // a middle dot
+    EXPECT_FALSE(shows_nothing("\U0001F468\u200D\U0001F469"));  // an emoji sequence the joiner binds
+    EXPECT_FALSE(shows_nothing("\u2014"));
+    EXPECT_FALSE(shows_nothing("\uF8FF\uFFFD"));                // the replacement character is shown
+}
+
 }  // namespace
 }  // namespace pith::text
