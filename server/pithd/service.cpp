@@ -146,11 +146,13 @@ struct Service::ExtractJob {
 // also the answer's body: the session takes the answer lines from it in the
 // items' order, each once it and every line before it are done.
 struct Service::BatchJob : ResponseStream {
-    HttpRequest request;                  // its body holds the lines
+    HttpRequest request;                  // its reservation holds the lines not yet answered
     Clock::time_point deadline;           // the items' own, a little before the request's
-    std::vector<std::string_view> items;  // into request.body
+    // The lines; each is emptied once its item is answered (guarded by mutex then).
+    std::vector<std::string> items;
     std::size_t concurrency = 1;          // items in flight at most
     std::mutex mutex;
+    std::size_t item_bytes = 0;           // guarded by mutex: the lines not yet answered
     // Guarded by mutex: one answer line per item with its share of the
     // budget, until the session takes it.
     std::vector<std::optional<Piece>> answers;
@@ -169,12 +171,11 @@ struct Service::BatchJob : ResponseStream {
         std::optional<Piece> piece;
         {
             const std::lock_guard lock(mutex);
-            if (taken == answers.size()) {
-                request.body = std::string();  // every line is out: the items' bytes can go
-            } else if (!answers[taken]) {
-                waiting = std::move(ready);
-                return;
-            } else {
+            if (taken < answers.size()) {  // else every line is out: none is the end
+                if (!answers[taken]) {
+                    waiting = std::move(ready);
+                    return;
+                }
                 piece = std::exchange(answers[taken++], std::nullopt);
             }
         }
@@ -189,6 +190,7 @@ struct Service::BatchJob : ResponseStream {
     }
 
     // Stores item's line and, when the session waits for it, hands it over.
+    // The item's request line leaves the budget: its answer is made.
     void finish(std::size_t item, Piece line) {
         Ready ready;
         std::optional<Piece> piece;
@@ -196,6 +198,11 @@ struct Service::BatchJob : ResponseStream {
             const std::lock_guard lock(mutex);
             --in_flight;
             ++finished;
+            item_bytes -= items[item].size();
+            items[item] = std::string();
+            if (request.memory) {
+                request.memory->shrink_to(item_bytes);
+            }
             if (cancelled) {
                 return;
             }
@@ -656,23 +663,26 @@ void Service::start_batch(HttpRequest request, Clock::time_point deadline, Reply
     // written before the session ends the stream.
     const Clock::duration left = std::max(Clock::duration::zero(), deadline - Clock::now());
     batch->deadline = deadline - std::min<Clock::duration>(std::chrono::milliseconds(500), left / 10);
-    std::string_view body = batch->request.body;
-    while (!body.empty()) {
-        const std::size_t end = std::min(body.find('\n'), body.size());
-        std::string_view line = body.substr(0, end);
-        body.remove_prefix(std::min(end + 1, body.size()));
-        if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
-            continue;  // a blank line is no item
-        }
-        if (batch->items.size() == config_.limits.max_batch_items) {
-            reply(error_response(
-                Error{ErrorCode::invalid_argument, "the batch holds more than " +
-                                                       std::to_string(config_.limits.max_batch_items) +
-                                                       " items (limits.max_batch_items)"},
-                batch->request.request_id));
-            return;
-        }
-        batch->items.push_back(line);
+    const bool split_on_read = batch->request.batch_lines.has_value();
+    BatchLines lines = split_on_read ? std::move(*batch->request.batch_lines)
+                                     : BatchLines(config_.limits.max_batch_items);
+    batch->request.batch_lines.reset();
+    if (!split_on_read) {  // a body read whole, by a caller other than the session
+        lines.add(batch->request.body);
+        lines.finish();
+        batch->request.body = std::string();
+    }
+    if (lines.too_many()) {
+        reply(error_response(Error{ErrorCode::invalid_argument,
+                                   "the batch holds more than " + std::to_string(config_.limits.max_batch_items) +
+                                       " items (limits.max_batch_items)"},
+                             batch->request.request_id));
+        return;
+    }
+    batch->item_bytes = lines.bytes();
+    batch->items = lines.take();
+    if (batch->request.memory) {
+        batch->request.memory->shrink_to(batch->item_bytes);  // the head reserved the body's length, or the limit
     }
     if (batch->items.empty()) {
         HttpResponse response;
@@ -746,8 +756,8 @@ void Service::start_batch_items(const std::shared_ptr<BatchJob>& batch) {
         job->request.target = "/extract";
         job->request.content_type = "application/json";
         job->request.request_id = item_id;
-        // Its line's bytes are already in the batch's reservation (the body).
-        job->request.body = std::string(batch->items[item]);
+        // Its line's bytes are already in the batch's reservation, until it is answered.
+        job->request.body = batch->items[item];
         job->deadline = batch->deadline;
         job->reply = [this, batch, item](HttpResponse answer) {
             // Refused for room (memory or queue) while other items of the

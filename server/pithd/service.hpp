@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "pithd/batch_lines.hpp"
 #include "pithd/memory_budget.hpp"
 #include "pithd/metrics.hpp"
 #include "pith/inspect.hpp"
@@ -40,6 +41,9 @@ struct HttpRequest {
     std::optional<std::uint64_t> content_length;  // nullopt for chunked or absent
     std::string request_id;
     std::string body;
+    // POST /extract/batch: the body's lines, split as it was read (body then
+    // stays empty). Without them a batch's body is split when it starts.
+    std::optional<BatchLines> batch_lines;
     // The request's share of the memory budget, taken by check_head; shared
     // by the copies a request makes on its way to a worker, and released
     // with the last of them.

@@ -132,6 +132,7 @@ void Session::do_read_header() {
     request_read_ = false;
     extraction_status_.clear();
     head_ = HttpRequest{};
+    lines_parser_.reset();
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(limits_.max_header_bytes));
     // No body limit while the header is read: Service::check_head answers an
@@ -187,8 +188,18 @@ void Session::on_read_header(error_code ec, std::size_t bytes) {
         do_write(std::move(*refusal), !request_read_);
         return;
     }
-    parser_->body_limit(limits_.max_body_bytes);  // before any body octet is parsed
-    if (beast::iequals(message[http::field::expect], "100-continue")) {
+    const bool expect_continue = beast::iequals(message[http::field::expect], "100-continue");
+    if (route_of(path_of(head_.target)) == Route::extract_batch) {
+        // Its lines are read into strings of their own, which its items give
+        // back to the budget one by one (check_head took the whole route's
+        // checks: a batch here is a POST of JSON lines).
+        lines_parser_.emplace(std::move(*parser_), limits_.max_batch_items);
+        parser_.reset();  // `message` with it
+        lines_parser_->body_limit(limits_.max_body_bytes);
+    } else {
+        parser_->body_limit(limits_.max_body_bytes);  // before any body octet is parsed
+    }
+    if (expect_continue) {
         static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
         net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
                          [self = shared_from_this()](error_code write_ec, std::size_t) {
@@ -205,6 +216,11 @@ void Session::on_read_header(error_code ec, std::size_t bytes) {
 }
 
 void Session::do_read_body() {
+    if (lines_parser_) {
+        http::async_read(stream_, buffer_, *lines_parser_,
+                         beast::bind_front_handler(&Session::on_read_body, shared_from_this()));
+        return;
+    }
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Session::on_read_body, shared_from_this()));
 }
 
@@ -214,7 +230,12 @@ void Session::on_read_body(error_code ec, std::size_t bytes) {
         return;
     }
     request_read_ = true;
-    head_.body = parser_->release().body();
+    if (lines_parser_) {
+        head_.batch_lines = std::move(lines_parser_->release().body());
+        lines_parser_.reset();
+    } else {
+        head_.body = parser_->release().body();
+    }
     dispatch_request();
 }
 
@@ -228,8 +249,11 @@ void Session::dispatch_request() {
     // The body leaves first, so that copying the head never copies it.
     std::string body = std::move(head_.body);
     head_.body.clear();
+    std::optional<BatchLines> lines = std::move(head_.batch_lines);
+    head_.batch_lines.reset();
     HttpRequest request = head_;
     request.body = std::move(body);
+    request.batch_lines = std::move(lines);
     head_.memory.reset();  // the request carries it now; an idle connection holds none
     service_.handle(std::move(request), deadline,
                     [self = shared_from_this(), sequence](HttpResponse response) {

@@ -21,12 +21,43 @@
 
 #include "config.hpp"
 #include "pithd/asio.hpp"
+#include "pithd/batch_lines.hpp"
 #include "pithd/memory_budget.hpp"
 #include "pithd/service.hpp"
 
 namespace pith::server {
 
 class Listener;
+
+// A POST /extract/batch body read straight into its lines (BatchLines), each
+// line its own string as it arrives: Beast's Body concept, for reading only.
+struct BatchLinesBody {
+    using value_type = BatchLines;
+
+    class reader {
+    public:
+        template <bool isRequest, class Fields>
+        reader(http::header<isRequest, Fields>& /*head*/, value_type& lines) : lines_(lines) {}
+        void init(const boost::optional<std::uint64_t>& /*length*/, error_code& ec) { ec = {}; }
+        template <class ConstBufferSequence>
+        std::size_t put(const ConstBufferSequence& buffers, error_code& ec) {
+            std::size_t bytes = 0;
+            for (const net::const_buffer buffer : beast::buffers_range_ref(buffers)) {
+                lines_.add(std::string_view(static_cast<const char*>(buffer.data()), buffer.size()));
+                bytes += buffer.size();
+            }
+            ec = {};
+            return bytes;
+        }
+        void finish(error_code& ec) {
+            lines_.finish();
+            ec = {};
+        }
+
+    private:
+        value_type& lines_;
+    };
+};
 
 class Session : public std::enable_shared_from_this<Session> {
 public:
@@ -75,6 +106,8 @@ private:
     beast::tcp_stream stream_;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
+    // A batch's body: the head read by parser_, which then gives way to this one.
+    std::optional<http::request_parser<BatchLinesBody>> lines_parser_;
     http::response<http::string_body> response_;
     std::shared_ptr<MemoryReservation> response_memory_;  // the answer's share of the budget while it is written
     http::response<http::empty_body> stream_head_;

@@ -867,6 +867,33 @@ std::vector<json> ndjson_lines(const std::string& body) {
     return lines;
 }
 
+TEST(PithdBatch, ExpectContinueThenAPageReadWholeOnTheSameConnection) {
+    START_PITHD(pithd, args_with({}));
+    auto connection = Connection::open(pithd.port());
+    ASSERT_TRUE(connection);
+    const std::string lines = json_request(article_page(5)) + "\n" + json_request(article_page(6)) + "\n";
+    ASSERT_TRUE(connection->send_all("POST /extract/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson"
+                                     "\r\nExpect: 100-continue\r\nContent-Length: " +
+                                     std::to_string(lines.size()) + "\r\n\r\n"));
+    {
+        auto probe = connection->read_response(2s);
+        ASSERT_FALSE(probe.ok()) << "a final answer came before the batch was sent";
+        ASSERT_EQ(probe.error.find("timed out"), 0U) << probe.error;
+    }
+    ASSERT_TRUE(connection->send_all(lines));
+    const HttpResult batch = connection->read_response();
+    ASSERT_TRUE(batch.ok()) << batch.error;
+    ASSERT_EQ(batch.status, 200U);
+    EXPECT_EQ(ndjson_lines(batch.body).size(), 2U) << batch.body.substr(0, 300);
+    // The batch's body was read as lines; the next request's is read whole again.
+    ASSERT_TRUE(connection->send_all(build_request("POST", "/extract", {{"Content-Type", "text/html"}},
+                                                   article_page(5))));
+    const HttpResult page = connection->read_response();
+    ASSERT_TRUE(page.ok()) << page.error;
+    EXPECT_EQ(page.status, 200U);
+    EXPECT_EQ(json::parse(page.body, nullptr, false).value("status", ""), "ok") << page.body.substr(0, 300);
+}
+
 TEST(PithdBatch, AHundredItemsOneMalformedAnswerInOrder) {
     const auto timeout_ms = static_cast<long>(30'000 * kTimeScale);
     START_PITHD(pithd, args_with({"--request-timeout-ms", std::to_string(timeout_ms)}));
@@ -1034,6 +1061,53 @@ TEST(PithdBatch, ALargeBatchStaysWithinTheMemoryBudget) {
     EXPECT_EQ(extracted + refused, 20) << "every item extracted or refused for room, none left to the deadline";
     std::printf("20 items: %d extracted, %d refused for room\n", extracted, refused);
     EXPECT_GE(extracted, 1);
+    EXPECT_LE(peak, kBudget) << "the budget held";
+    EXPECT_EQ(settled_reserved_bytes(pithd.port()), 0) << "reservations outlived their batch";
+}
+
+TEST(PithdBatch, EachLineLeavesTheBudgetOnceItsItemIsAnswered) {
+    // 6 MiB of budget and a body of 110 pages of about 49 KB (5.4 MB): beside
+    // the body, the room left is under what one item's extraction holds
+    // (about 1.3 MiB). Each item answered, extracted or refused, gives its
+    // line back, and the items after it find room. Were the body held whole
+    // until the last line was written, every item would be refused.
+    constexpr double kBudget = 6.0 * 1024 * 1024;
+    const auto timeout_ms = static_cast<long>(60'000 * kTimeScale);
+    START_PITHD(pithd, args_with({"--memory-budget-bytes", "6291456", "--workers", "2", "--request-timeout-ms",
+                                  std::to_string(timeout_ms)}));
+    const std::string item = json_request(article_page(450)) + "\n";
+    std::string body;
+    for (int i = 0; i < 110; ++i) {
+        body += item;
+    }
+    ASSERT_GT(body.size(), 5'300'000U);
+    ASSERT_LT(body.size(), 5'500'000U);
+    std::atomic<bool> done{false};
+    double peak = 0;
+    std::thread watcher([&] {
+        while (!done.load()) {
+            peak = std::max(peak, scrape(pithd.port()).sum("pithd_memory_reserved_bytes", {}));
+            std::this_thread::sleep_for(5ms);
+        }
+    });
+    const HttpResult r = http_request(pithd.port(), "POST", "/extract/batch", kNdjson, body,
+                                      std::chrono::milliseconds(timeout_ms + 10'000));
+    done = true;
+    watcher.join();
+    ASSERT_EQ(r.status, 200U) << r.body.substr(0, 300);
+    const std::vector<json> lines = ndjson_lines(r.body);
+    ASSERT_EQ(lines.size(), 110U);
+    int extracted = 0;
+    int refused = 0;
+    for (const json& line : lines) {
+        extracted += line.value("http_status", 0) == 200 ? 1 : 0;
+        refused += line.value("http_status", 0) == 503 && line["error"].value("code", "") == "overloaded" ? 1 : 0;
+    }
+    std::printf("110 items: %d extracted, %d refused for room\n", extracted, refused);
+    EXPECT_EQ(extracted + refused, 110);
+    // 50 to 62 in three runs here: which items find room depends on the
+    // order the two workers end them in.
+    EXPECT_GE(extracted, 20);
     EXPECT_LE(peak, kBudget) << "the budget held";
     EXPECT_EQ(settled_reserved_bytes(pithd.port()), 0) << "reservations outlived their batch";
 }
