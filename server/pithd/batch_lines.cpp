@@ -33,7 +33,9 @@ void BatchLines::end_line() {
         bytes_ = 0;
         return;
     }
-    line.shrink_to_fit();  // a line grown by appends may hold twice its size
+    // A line grown by appends holds up to twice its size (the string doubles),
+    // past what the batch reserved for it while it is read; not once kept.
+    line.shrink_to_fit();
     bytes_ += line.size();
     lines_.push_back(std::move(line));
 }
