@@ -716,6 +716,11 @@ void Service::start_batch_items(const std::shared_ptr<BatchJob>& batch) {
         {
             const std::lock_guard lock(batch->mutex);
             const bool retry_ready = !batch->retry.empty() && batch->retry.front().second < batch->finished;
+            // New items start while one waits for room. Holding them back until
+            // it had its chance gave 80 of PithdBatch's 110 equal pages in a
+            // 6 MiB budget instead of 48 to 58 (no answers queued behind the
+            // waiting one), but 53 of batch_stream.py's 60 mixed pages in 16
+            // MiB instead of 57 to 59: a small page that fits then waits too.
             if (batch->cancelled || batch->in_flight >= batch->concurrency ||
                 (!retry_ready && batch->next_item >= batch->items.size() &&
                  (batch->retry.empty() || batch->in_flight > 0))) {
