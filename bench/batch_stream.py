@@ -6,7 +6,8 @@ One pithd (2 workers), trafilatura-dev's pages in a size range sent as one
 batch asking for text, --repeat times on one connection each: the seconds to
 the first answer line and to the whole answer, and their ratio (the baseline
 is the whole answer of the same run). Then, with --memory-budget-bytes of
-16 MiB, batches of growing size: the lines by HTTP status and code.
+16 MiB, batches of growing size, in the items' order and with
+order=completion: the lines by HTTP status and code.
 
 Usage, from the repository root:
   /usr/bin/python3 bench/batch_stream.py [--pithd build/pithd] [--corpus DIR]
@@ -43,11 +44,12 @@ def batch_body(corpus, count, smallest_mb, largest_mb):
     return len(pages), "".join(lines).encode()
 
 
-def post_batch(port, body, timeout=120):
+def post_batch(port, body, order="items", timeout=120):
     """(seconds to the first answer line, seconds to the whole answer, the answer's bytes after its head)."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        head = (b"POST /extract/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
-                b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body))
+        head = (b"POST /extract/batch?order=%s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/x-ndjson\r\nConnection: close\r\nContent-Length: %d\r\n\r\n"
+                % (order.encode(), len(body)))
         start = time.perf_counter()
         s.sendall(head + body)
         received, first = b"", None
@@ -97,12 +99,13 @@ def main():
     with Pithd(args.pithd, workers=2, extra_args=["--memory-budget-bytes", str(BUDGET)]) as pithd:
         for batch in BUDGET_BATCHES:
             count, body = batch_body(args.corpus, *batch)
-            _, _, raw = post_batch(pithd.port, body)
-            outcomes = collections.Counter(
-                f"{line['http_status']} {(line.get('error') or {}).get('code') or line.get('status')}"
-                for line in answer_lines(raw))
-            print(f"  {count} pages of {batch[1]}-{batch[2]} MB ({len(body) / 1e6:.1f} MB): "
-                  + ", ".join(f"{n} {what}" for what, n in sorted(outcomes.items())))
+            for order in ("items", "completion"):
+                _, _, raw = post_batch(pithd.port, body, order)
+                outcomes = collections.Counter(
+                    f"{line['http_status']} {(line.get('error') or {}).get('code') or line.get('status')}"
+                    for line in answer_lines(raw))
+                print(f"  {count} pages of {batch[1]}-{batch[2]} MB ({len(body) / 1e6:.1f} MB), order={order}: "
+                      + ", ".join(f"{n} {what}" for what, n in sorted(outcomes.items())))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <type_traits>
 #include <variant>
@@ -451,6 +452,25 @@ Result<ExtractRequest> parse_raw_request(std::string body, std::string_view quer
     request.html = std::move(body);
     request.has_html = true;
     request.options.input.charset = std::string(charset);
+    const std::optional<Error> refused =
+        for_each_query_parameter(query, [&](const std::string& name, const std::string& value) -> std::optional<Error> {
+            if (name == "url") {
+                request.url = value;
+                return std::nullopt;
+            }
+            if (auto applied = apply_option(request, name, OptionValue{value}, Source::query, config); !applied) {
+                return std::move(applied).error();
+            }
+            return std::nullopt;
+        });
+    if (refused) {
+        return *refused;
+    }
+    return finish_request(std::move(request));
+}
+
+std::optional<Error> for_each_query_parameter(
+    std::string_view query, const std::function<std::optional<Error>(const std::string&, const std::string&)>& visit) {
     std::vector<std::string> seen;
     while (!query.empty()) {
         const std::size_t amp = std::min(query.find('&'), query.size());
@@ -470,15 +490,33 @@ Result<ExtractRequest> parse_raw_request(std::string body, std::string_view quer
             return Error{ErrorCode::invalid_argument, "query parameter " + *name + " is given twice"};
         }
         seen.push_back(*name);
-        if (*name == "url") {
-            request.url = *value;
-            continue;
-        }
-        if (auto applied = apply_option(request, *name, OptionValue{*value}, Source::query, config); !applied) {
-            return std::move(applied).error();
+        if (std::optional<Error> refused = visit(*name, *value)) {
+            return refused;
         }
     }
-    return finish_request(std::move(request));
+    return std::nullopt;
+}
+
+Result<BatchOrder> parse_batch_query(std::string_view query) {
+    BatchOrder order = BatchOrder::items;
+    const std::optional<Error> refused =
+        for_each_query_parameter(query, [&](const std::string& name, const std::string& value) -> std::optional<Error> {
+            if (name != "order") {
+                return Error{ErrorCode::invalid_argument,
+                             "POST /extract/batch takes only order in its query (each line carries its own "
+                             "options), got " + name};
+            }
+            if (value != "items" && value != "completion") {
+                return Error{ErrorCode::invalid_argument,
+                             "order is items (the default) or completion, got \"" + value + "\""};
+            }
+            order = value == "completion" ? BatchOrder::completion : BatchOrder::items;
+            return std::nullopt;
+        });
+    if (refused) {
+        return *refused;
+    }
+    return order;
 }
 
 MediaType parse_media_type(std::string_view content_type) {

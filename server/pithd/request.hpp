@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,6 +72,23 @@ inline constexpr std::size_t kJsonParseFactor = 5;
 [[nodiscard]] Result<ExtractRequest> parse_raw_request(std::string body, std::string_view query,
                                                        std::string_view charset,
                                                        const config::ServerConfig& config);
+
+// Calls visit(name, value) for each parameter of `query`, percent-decoded, in
+// order; a bad escape or a name given twice is refused, and the first error
+// visit returns ends the walk and is returned.
+[[nodiscard]] std::optional<Error> for_each_query_parameter(
+    std::string_view query, const std::function<std::optional<Error>(const std::string&, const std::string&)>& visit);
+
+// The order of POST /extract/batch's answer lines.
+enum class BatchOrder {
+    items,       // the items' order: a line waits for every line before it
+    completion,  // each line as soon as its item is done; `item` tells which it is
+};
+
+// POST /extract/batch's query: "order=items" (the default) or
+// "order=completion". Anything else is invalid_argument: the items' options
+// are on their lines.
+[[nodiscard]] Result<BatchOrder> parse_batch_query(std::string_view query);
 
 // A Content-Type split into its lower-cased media type and charset parameter.
 struct MediaType {

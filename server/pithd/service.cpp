@@ -144,7 +144,8 @@ struct Service::ExtractJob {
 
 // One POST /extract/batch: its lines, and their answers as they come. It is
 // also the answer's body: the session takes the answer lines from it in the
-// items' order, each once it and every line before it are done.
+// items' order, each once it and every line before it are done, or, with
+// order=completion, each as soon as it is done.
 struct Service::BatchJob : ResponseStream {
     HttpRequest request;                  // its reservation holds the lines not yet answered
     Clock::time_point deadline;           // the items' own, a little before the request's
@@ -153,9 +154,12 @@ struct Service::BatchJob : ResponseStream {
     std::size_t concurrency = 1;          // items in flight at most
     std::mutex mutex;
     std::size_t item_bytes = 0;           // guarded by mutex: the lines not yet answered
-    // Guarded by mutex: one answer line per item with its share of the
-    // budget, until the session takes it.
+    bool in_completion_order = false;     // order=completion: a line goes out as soon as it is done
+    // Guarded by mutex: the answer lines with their share of the budget,
+    // until the session takes them: by item in the items' order, in the
+    // order they were done with order=completion.
     std::vector<std::optional<Piece>> answers;
+    std::deque<Piece> done;
     std::size_t taken = 0;                // guarded by mutex: the lines the session has taken
     Ready waiting;                        // guarded by mutex: the session, waiting for line `taken`
     bool cancelled = false;               // guarded by mutex: the session wants no more
@@ -171,12 +175,12 @@ struct Service::BatchJob : ResponseStream {
         std::optional<Piece> piece;
         {
             const std::lock_guard lock(mutex);
-            if (taken < answers.size()) {  // else every line is out: none is the end
-                if (!answers[taken]) {
+            if (taken < items.size()) {  // else every line is out: none is the end
+                piece = take_next();
+                if (!piece) {
                     waiting = std::move(ready);
                     return;
                 }
-                piece = std::exchange(answers[taken++], std::nullopt);
             }
         }
         ready(std::move(piece));
@@ -187,6 +191,24 @@ struct Service::BatchJob : ResponseStream {
         cancelled = true;
         waiting = nullptr;
         answers.assign(answers.size(), std::nullopt);  // what was not written gives its room back
+        done.clear();
+    }
+
+    // The next line to write, if it is done (mutex held, a line left to take).
+    std::optional<Piece> take_next() {
+        if (in_completion_order) {
+            if (done.empty()) {
+                return std::nullopt;
+            }
+            Piece piece = std::move(done.front());
+            done.pop_front();
+            ++taken;
+            return piece;
+        }
+        if (!answers[taken]) {
+            return std::nullopt;
+        }
+        return std::exchange(answers[taken++], std::nullopt);
     }
 
     // Stores item's line and, when the session waits for it, hands it over.
@@ -206,11 +228,13 @@ struct Service::BatchJob : ResponseStream {
             if (cancelled) {
                 return;
             }
-            if (item == taken && waiting) {
+            if (waiting && (in_completion_order || item == taken)) {
                 ready = std::move(waiting);
                 waiting = nullptr;
                 piece = std::move(line);
                 ++taken;
+            } else if (in_completion_order) {
+                done.push_back(std::move(line));
             } else {
                 answers[item] = std::move(line);
             }
@@ -340,6 +364,9 @@ std::optional<HttpResponse> Service::check_head(HttpRequest& head) const {
             return refuse(ErrorCode::unsupported_media_type,
                           "POST /extract/batch takes application/x-ndjson (one /extract request a line), got " +
                               (media.type.empty() ? std::string("no Content-Type") : "\"" + media.type + "\""));
+        }
+        if (Result<BatchOrder> order = parse_batch_query(query_of(head.target)); !order) {
+            return error_response(std::move(order).error(), head.request_id);
         }
     } else if (media.type == "application/json") {
         if (!media.charset.empty() && media.charset != "utf-8" && media.charset != "utf8") {
@@ -663,6 +690,12 @@ void Service::start_batch(HttpRequest request, Clock::time_point deadline, Reply
     // written before the session ends the stream.
     const Clock::duration left = std::max(Clock::duration::zero(), deadline - Clock::now());
     batch->deadline = deadline - std::min<Clock::duration>(std::chrono::milliseconds(500), left / 10);
+    Result<BatchOrder> order = parse_batch_query(query_of(batch->request.target));
+    if (!order) {  // check_head refused it already, but a caller may come without a head
+        reply(error_response(std::move(order).error(), batch->request.request_id));
+        return;
+    }
+    batch->in_completion_order = order.value() == BatchOrder::completion;
     const bool split_on_read = batch->request.batch_lines.has_value();
     BatchLines lines = split_on_read ? std::move(*batch->request.batch_lines)
                                      : BatchLines(config_.limits.max_batch_items);
@@ -690,7 +723,9 @@ void Service::start_batch(HttpRequest request, Clock::time_point deadline, Reply
         reply(std::move(response));
         return;
     }
-    batch->answers.resize(batch->items.size());
+    if (!batch->in_completion_order) {
+        batch->answers.resize(batch->items.size());
+    }
     // One item a worker at a time: a batch throttles itself instead of
     // filling the queue that single requests wait in.
     batch->concurrency = std::max<std::size_t>(1, pool_.threads());
