@@ -161,7 +161,7 @@ struct Service::BatchJob : ResponseStream {
     std::vector<std::optional<Piece>> answers;
     std::deque<Piece> done;
     std::size_t taken = 0;                // guarded by mutex: the lines the session has taken
-    Ready waiting;                        // guarded by mutex: the session, waiting for line `taken`
+    Ready waiting;                        // guarded by mutex: the session, waiting for its next line
     bool cancelled = false;               // guarded by mutex: the session wants no more
     std::size_t next_item = 0;            // guarded by mutex: the next item to start
     // Guarded by mutex: items refused for room, to start again (before
