@@ -247,6 +247,22 @@ TEST(ApiRaw, RefusesUnknownRepeatedOrBadlyEncodedParameters) {
     }
 }
 
+TEST(ApiBatchQuery, TakesTheOrderAndNothingElse) {
+    for (const auto& [query, order] : {std::pair{"", BatchOrder::items}, {"order=items", BatchOrder::items},
+                                       {"order=completion", BatchOrder::completion},
+                                       {"&order=%63ompletion&", BatchOrder::completion}}) {
+        const Result<BatchOrder> parsed = parse_batch_query(query);
+        ASSERT_TRUE(parsed.ok()) << query << ": " << parsed.error().message;
+        EXPECT_EQ(parsed.value(), order) << query;
+    }
+    for (const char* query : {"order=random", "order=", "format=text", "order=items&order=items", "order=%zz"}) {
+        const Result<BatchOrder> parsed = parse_batch_query(query);
+        ASSERT_FALSE(parsed.ok()) << query;
+        EXPECT_EQ(parsed.error().code, ErrorCode::invalid_argument) << query;
+    }
+    EXPECT_NE(parse_batch_query("strategy=fitness").error().message.find("only order"), std::string::npos);
+}
+
 TEST(ApiMediaType, SplitsTypeAndCharset) {
     const MediaType media = parse_media_type(" Text/HTML ; foo=bar; charset=\"Windows-1251\" ");
     EXPECT_EQ(media.type, "text/html");
