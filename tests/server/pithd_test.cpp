@@ -1154,9 +1154,9 @@ TEST(PithdBatch, EachLineLeavesTheBudgetOnceItsItemIsAnswered) {
     const std::string item = json_request(article_page(450)) + "\n";
     ASSERT_GT(item.size() * 110, 5'300'000U);
     ASSERT_LT(item.size() * 110, 5'500'000U);
-    // In the items' order 45 to 61 in six runs here (which items find room
+    // In the items' order 43 to 61 in six runs here (which items find room
     // depends on the order the two workers end them in); in completion order
-    // 81 in three, the first items still meeting the whole body in the budget.
+    // 81 in each, the first items still meeting the whole body in the budget.
     for (const auto& [target, least] : {std::pair{"/extract/batch", 20}, {"/extract/batch?order=completion", 65}}) {
         const BatchOutcome got = post_batch_watching_budget(pithd.port(), item, 110, timeout_ms, target);
         ASSERT_EQ(got.lines, 110U) << target;
