@@ -27,7 +27,10 @@ Printed, per strategy, on wcxb-dev: AUROC for "word F1 >= 0.8", Spearman
 correlation between predicted_f1 and the word F1, expected calibration error
 (ten equal-width bins), and a routing table: for the least-sure 5%, 10% and
 20% of pages by confidence, the share of all pages with word F1 < 0.5 they
-hold and the mean word F1 of the pages left. auto's reliability diagram goes
+hold and the mean word F1 of the pages left; then that share for the
+least-sure 10% and the AUROC over ten other splits of the domains into folds
+(each domain salted before it is hashed): one split's figure moves by a few
+points with the split, and a bar it clears by less says little. auto's reliability diagram goes
 to proto-docs/confidence-reliability.png.
 
 usage: /usr/bin/python3 bench/fit/fit_confidence.py [--pith build/pith] [--write | --check]
@@ -54,6 +57,7 @@ STRATEGIES = ["readability", "lectito", "fitness", "auto"]  # the model file's o
 GOOD_F1 = 0.8   # confidence is the probability of a word F1 at least this
 BAD_F1 = 0.5    # the routing table counts the pages under this
 ROUTED = [0.05, 0.10, 0.20]
+OTHER_SPLITS = 10  # other splits of wcxb-dev's domains into folds, for the figures' spread
 BINS = 10
 # Each round lets the trees take more of what the straight agreement term says
 # back where few pages are, and the agreed and disputed pages of
@@ -268,6 +272,34 @@ def reliability(scores, labels):
     return rows, ece
 
 
+def out_of_fold(X, f1, good, has, fold, columns):
+    """(predicted_f1, confidence) of each row from the models fitted without its fold."""
+    predicted, confidence = np.zeros(len(f1)), np.zeros(len(f1))
+    for k in range(wcxb.FOLDS):
+        train, test = has & (fold != k), has & (fold == k)
+        predicted[test] = np.clip(SharesFirst(columns).fit(X[train], f1[train]).predict(X[test]), 0.0, 1.0)
+    for k in range(wcxb.FOLDS):
+        train, test = has & (fold != k), has & (fold == k)
+        confidence[test] = Calibration().fit(predicted[train], good[train]).predict(predicted[test])
+    return predicted, confidence
+
+
+def other_splits(X, f1, good, has, fold, in_wcxb, columns, rows, wcxb_pages):
+    """[(AUROC, share of the bad pages in the least-sure 10%)] out of fold, with
+    wcxb-dev's domains split into folds by OTHER_SPLITS other hashes (the
+    domain salted with 1, 2...); Mozilla's pages keep theirs. The figures
+    above come from one split; these say how much of them is that split's."""
+    domain = {key: d for key, _, d, _ in wcxb_pages}
+    keys = [Path(row[4].get("file", "")).stem for row in rows]
+    found = []
+    for salt in range(1, OTHER_SPLITS + 1):
+        salted = group_folds([f"{salt}{domain[key]}" if w else "" for key, w in zip(keys, in_wcxb)], wcxb.FOLDS)
+        split = np.where(in_wcxb, salted, fold)
+        _, confidence = out_of_fold(X, f1, good, has, split, columns)
+        found.append((auroc(confidence[in_wcxb], good[in_wcxb] > 0), routing(confidence[in_wcxb], f1[in_wcxb])[1][1]))
+    return found
+
+
 def routing(confidence, f1):
     """[(share routed, share of the bad pages it holds, mean F1 of the rest)], least sure first."""
     bad = f1 < BAD_F1
@@ -336,16 +368,11 @@ def main():
             fold = np.array([f for _, _, f, *_ in rows])
             in_wcxb = np.array([w for *_, w, _ in rows])
             good = (f1 >= GOOD_F1).astype(np.float64)
-            confidence, predicted = np.zeros(len(rows)), np.zeros(len(rows))
             names = [f["name"] for f in (rows[int(np.argmax(has))][4]["diagnostics"]["confidence_features"])]
             columns = [names.index(name) for name in SHARES]
-            for k in range(wcxb.FOLDS):
-                train, test = has & (fold != k), has & (fold == k)
-                predicted[test] = np.clip(
-                    SharesFirst(columns).fit(X[train], f1[train]).predict(X[test]), 0.0, 1.0)
-            for k in range(wcxb.FOLDS):
-                train, test = has & (fold != k), has & (fold == k)
-                confidence[test] = Calibration().fit(predicted[train], good[train]).predict(predicted[test])
+            predicted, confidence = out_of_fold(X, f1, good, has, fold, columns)
+            if strategy == "auto":
+                figures["other_splits"] = other_splits(X, f1, good, has, fold, in_wcxb, columns, rows, wcxb_pages)
             models.append(SharesFirst(columns).fit(X[has], f1[has]))
             calibrations.append(Calibration().fit(predicted[has], good[has]))
             w = in_wcxb
@@ -371,6 +398,10 @@ def main():
     print(f"{'routed':<8} {'by confidence: bad pages held':>30} {'mean F1 left':>13} {'by predicted_f1: held':>22} {'left':>6}")
     for (share, held, left), (_, held_f1, left_f1) in zip(auto["routing"], auto["by_f1"]):
         print(f"{share:<8.0%} {held:>30.3f} {left:>13.3f} {held_f1:>22.3f} {left_f1:>6.3f}")
+    splits = np.array(figures["other_splits"])
+    print(f"over {OTHER_SPLITS} other splits of wcxb-dev's domains into folds, the least-sure 10% hold "
+          f"{splits[:, 1].mean():.3f} of the bad pages ({splits[:, 1].min():.3f} to {splits[:, 1].max():.3f}), "
+          f"AUROC {splits[:, 0].mean():.3f} ({splits[:, 0].min():.3f} to {splits[:, 0].max():.3f})")
     print("\nauto, reliability (out of fold):")
     print(f"{'confidence':<12} {'pages':>6} {'mean conf.':>11} {'F1>=0.8':>8}")
     for low, high, n, p, o in auto["table"]:
