@@ -70,7 +70,17 @@ struct Forest {
     return sum;
 }
 
-// Softmax probabilities of an N-class model.
+// A probability on a grid of 2^-30: libm's exp differs between CPUs in its
+// last bit, and a model's output that later models read (the page type's
+// probabilities, the block model's) must give the fits the same numbers on
+// every machine, or a split that ties on one CPU breaks the other way on the
+// next and a committed model no longer matches its fit.
+[[nodiscard]] inline double on_grid(double probability) noexcept {
+    constexpr double kSteps = 1073741824.0;  // 2^30
+    return std::round(probability * kSteps) / kSteps;
+}
+
+// Softmax probabilities of an N-class model, on_grid.
 template <std::size_t N>
 [[nodiscard]] std::array<double, N> class_probabilities(const Forest& forest, std::span<const double> features) noexcept {
     std::array<double, N> p{};
@@ -85,7 +95,7 @@ template <std::size_t N>
         sum += v;
     }
     for (double& v : p) {
-        v /= sum;
+        v = on_grid(v / sum);
     }
     return p;
 }

@@ -382,7 +382,7 @@ models::Forest block_forest(int fold) noexcept {
 }
 
 double probability(const models::Forest& forest, const BlockFeatures& features) noexcept {
-    return 1.0 / (1.0 + std::exp(-models::margin(forest, features)));
+    return models::on_grid(1.0 / (1.0 + std::exp(-models::margin(forest, features))));
 }
 
 }  // namespace
