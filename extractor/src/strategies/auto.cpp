@@ -13,6 +13,7 @@
 // article with more prose when they did not, scored 0.923.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -22,6 +23,7 @@
 #include "strategies/boilerplate.hpp"
 #include "strategies/judge.hpp"
 #include "strategies/run.hpp"
+#include "strategies/thread.hpp"
 #include "dom/inner_text.hpp"
 #include "dom/walk.hpp"
 #include "text/text.hpp"
@@ -357,10 +359,23 @@ StrategyRun build_region(const dom::Document& prepared, const ExtractOptions& op
     whole.flags = PassFlags::none;
     StrategyRun run = run_staged(Strategy::region, prepared, options, whole, state, passes);
     if (run.chosen && form != RegionForm::whole) {
+        // Only the form returned keeps a thread's author lines: the judge
+        // weighed the forms without them (they are a few words a post), and
+        // learned them from pages forced to other types.
+        const bool thread = input.page_type_forced
+                                ? input.page_type == PageType::forum
+                                : input.page_type_probabilities[static_cast<std::size_t>(PageType::forum)] >= 0.5;
+        std::optional<PostHeaders> headers;
+        if (thread) {
+            headers.emplace(run.chosen->content);
+        }
         if (form == RegionForm::pruned) {
             prune_blocks(run.chosen->content, input.page_type_probabilities, input.model_fold);
         } else {
             remove_boilerplate(run.chosen->content);
+        }
+        if (headers) {
+            headers->restore(run.chosen->doc, run.chosen->content);
         }
         run.chosen->text_length = dom::inner_text_length(run.chosen->content);
     }

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
+#include "pith/dom.hpp"
 #include "strategies/run.hpp"
 
 namespace pith::extract {
@@ -16,5 +18,30 @@ namespace pith::extract {
 // article does not hold, or of a source outside the thread, stays. Returns
 // how many were removed.
 std::size_t remove_repeated_quotes(Attempt& chosen);
+
+// Each post's author line as a thread shows it above the post: the author's
+// name, a short link to their profile (or a link its page names the author's
+// or user's), and the post's date, a short <time>. The region's cleaning
+// reads them as furniture (a line of one link, a date line) and a reader of
+// the thread wants each post with them (issue 24). Found before the
+// cleaning, put back after it, each on a line of its own before the first
+// text that stayed after it, unless another name (another date) comes
+// before that text: its post went, or it was not the post's (a list of who
+// liked a post names users too).
+class PostHeaders {
+public:
+    explicit PostHeaders(dom::Node* content);
+    // Puts back those the cleaning took from `content`; returns how many.
+    std::size_t restore(dom::Document& doc, dom::Node* content) const;
+
+private:
+    struct Header {
+        dom::Node* node = nullptr;
+        std::size_t first_text_after = 0;  // the index in texts_ of the first text after it
+        std::size_t next_header = 0;       // the index in texts_ of the next one of its kind
+    };
+    std::vector<Header> headers_;     // in document order
+    std::vector<dom::Node*> texts_;   // the content's text nodes that are not white space, in order
+};
 
 }  // namespace pith::extract
