@@ -365,16 +365,6 @@ bool is_credential(std::string_view part) {
     return all_upper || std::find(kMixed.begin(), kMixed.end(), letters) != kMixed.end();
 }
 
-std::size_t word_count(std::string_view s) {
-    std::size_t words = 0;
-    bool in_word = false;
-    for (const char c : s) {
-        const bool space = c == ' ';
-        words += !space && !in_word ? 1 : 0;
-        in_word = !space;
-    }
-    return words;
-}
 
 void append_names(std::vector<std::string>& names, const std::vector<std::string>& more) {
     for (const std::string& name : more) {
@@ -736,7 +726,7 @@ std::vector<std::string> names_in_segment(std::string_view rest) {
                                   lower_part.ends_with(" minute read") || lower_part.ends_with(" minutes read");
         const bool sign = part.find("\xC2\xA9") != std::string::npos || part.find("\xC2\xAE") != std::string::npos;
         const bool byline_word = author_label || kNoNames.holds(lower_part) || reading_time || sign;
-        if (!has_letter || byline_word || part.size() > kLongestName || word_count(part) > kMostNameWords ||
+        if (!has_letter || byline_word || part.size() > kLongestName || text::count_words(part) > kMostNameWords ||
             iso_date(part) || is_date_part(part) || holds_a_time(part) || (!names.empty() && is_credential(part))) {
             continue;
         }

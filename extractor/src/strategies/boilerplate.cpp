@@ -357,16 +357,6 @@ bool names_image(const Node* element) {
     return has_word_from(naming_words(element), kImageWords);
 }
 
-std::size_t count_words(std::string_view line) {
-    std::size_t words = 0;
-    bool in_word = false;
-    for (const char c : line) {
-        const bool space = c == ' ';
-        words += static_cast<std::size_t>(!space && !in_word);
-        in_word = !space;
-    }
-    return words;
-}
 
 // Digits from `at` on: how many.
 std::size_t digits_at(std::string_view line, std::size_t at) noexcept {
@@ -419,7 +409,7 @@ bool is_date_line(const Node* node, const Measures& measures) {
     }
     const std::string line = dom::inner_text(node);
     constexpr std::size_t kMaxDateLineWords = 10;
-    if (line.empty() || text::utf16_length(line) > kMaxDateLineLength || count_words(line) > kMaxDateLineWords) {
+    if (line.empty() || text::utf16_length(line) > kMaxDateLineLength || text::count_words(line) > kMaxDateLineWords) {
         return false;
     }
     return node->is(Tag::time) || count_by_tag(node, Tag::time) > 0 || has_numeric_date(line);

@@ -169,17 +169,6 @@ Naming naming(const Node* element) {
 }
 
 
-std::size_t word_count(std::string_view line) {
-    std::size_t words = 0;
-    bool in_word = false;
-    for (const char c : line) {
-        const bool space = c == ' ';
-        words += !space && !in_word ? 1 : 0;
-        in_word = !space;
-    }
-    return words;
-}
-
 // Whether `node`'s text, white space collapsed, is longer than `limit`
 // bytes; it stops reading there.
 bool text_longer_than(const Node* node, std::size_t limit) {
@@ -229,7 +218,7 @@ bool in_a_sentence(const Node* element, const Node* root) {
     constexpr std::size_t kInlineLevels = 4;
     const auto a_sentence = [](const Node* sibling) {
         return sibling != nullptr && sibling->is_text() &&
-               word_count(text::collapse_runs(text::trim(sibling->data))) > kMostWordsBeside;
+               text::count_words(text::collapse_runs(text::trim(sibling->data))) > kMostWordsBeside;
     };
     const Node* n = element;
     for (std::size_t level = 0; level < kInlineLevels && n->parent != nullptr && n != root; ++level) {
@@ -271,7 +260,8 @@ HeaderKind header_kind(const Node* element, const Node* root) {
         return HeaderKind::none;
     }
     const bool named = own == Naming::author || parent == Naming::author;
-    if (word_count(line) <= kMostNameWords && has_a_letter(line) && (links_a_profile(element->attr("href")) || named)) {
+    if (text::count_words(line) <= kMostNameWords && has_a_letter(line) &&
+        (links_a_profile(element->attr("href")) || named)) {
         return HeaderKind::name;
     }
     return HeaderKind::none;

@@ -137,6 +137,17 @@ std::string without_invisible(std::string_view s) {
     return out;
 }
 
+std::size_t count_words(std::string_view line) noexcept {
+    std::size_t words = 0;
+    bool in_word = false;
+    for (const char c : line) {
+        const bool space = c == ' ';
+        words += static_cast<std::size_t>(!space && !in_word);
+        in_word = !space;
+    }
+    return words;
+}
+
 std::string collapse_runs(std::string_view s) {
     std::string out;
     out.reserve(s.size());

@@ -64,6 +64,10 @@ namespace pith::text {
 // s.replace(/\s{2,}/g, " "): runs of two or more white space become one space.
 [[nodiscard]] std::string collapse_runs(std::string_view s);
 
+// The words of a line whose white space is single spaces (collapse_runs):
+// its runs of other characters.
+[[nodiscard]] std::size_t count_words(std::string_view line) noexcept;
+
 // Whether `s` holds a character that only guides line breaking: a soft
 // hyphen (U+00AD), a zero-width space (U+200B), a word joiner (U+2060) or a
 // zero-width no-break space (U+FEFF). A page that hyphenates "Ge\u00ADwürz"

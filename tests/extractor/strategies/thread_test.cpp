@@ -100,8 +100,8 @@ TEST(PostHeaders, EachPostGetsItsAuthorAndDateBackBeforeItsText) {
     EXPECT_EQ(dom::inner_text(attempt.content), "annMar 21, 2025" + kFirstPost + "bobMar 22, 2025" + kElsewhere);
     // Each on a line of its own, before the block of its post's text.
     EXPECT_NE(dom::inner_html(attempt.content)
-                  .find("<div class=\"body\"><p><a href=\"/members/ann.7/\">ann</a></p><p><time datetime=\"2025-03-21\">"
-                        "Mar 21, 2025</time></p><p>The pump"),
+                  .find("<div class=\"body\"><p><a href=\"/members/ann.7/\">ann</a></p><p><time "
+                        "datetime=\"2025-03-21\">Mar 21, 2025</time></p><p>The pump"),
               std::string::npos)
         << dom::inner_html(attempt.content);
 }
