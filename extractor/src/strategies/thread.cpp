@@ -246,6 +246,10 @@ HeaderKind header_kind(const Node* element, const Node* root) {
     if (!element->is(Tag::time) && !element->is(Tag::a)) {
         return HeaderKind::none;
     }
+    // Read only when short: a link or a <time> may wrap the rest of the page.
+    if (text_longer_than(element, kLongestHeader)) {
+        return HeaderKind::none;
+    }
     const std::string line = text::collapse_runs(text::trim(dom::text_content(element)));
     if (line.empty() || line.size() > kLongestHeader || in_a_quote_or_menu(element, root) ||
         in_a_sentence(element, root)) {

@@ -1,7 +1,8 @@
-// What auto leaves out of a forum thread's article: a reply's quote of an
+// What auto leaves out of a forum thread's article, a reply's quote of an
 // earlier post that the thread shows in full (issue 24: a reader of a thread
 // wants each post once; forum software repeats the quoted post in every
-// reply that quotes it). Internal header.
+// reply that quotes it), and what it keeps in: each post's author line.
+// Internal header.
 #pragma once
 
 #include <cstddef>
@@ -20,8 +21,8 @@ namespace pith::extract {
 std::size_t remove_repeated_quotes(Attempt& chosen);
 
 // Each post's author line as a thread shows it above the post: the author's
-// name, a short link to their profile (or a link its page names the author's
-// or user's), and the post's date, a short <time>. The region's cleaning
+// name, a short link to their profile (or one whose class names the author
+// or user), and the post's date, a short <time>. The region's cleaning
 // reads them as furniture (a line of one link, a date line) and a reader of
 // the thread wants each post with them (issue 24). Found before the
 // cleaning, put back after it, each on a line of its own before the first
