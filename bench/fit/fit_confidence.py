@@ -30,8 +30,8 @@ correlation between predicted_f1 and the word F1, expected calibration error
 hold and the mean word F1 of the pages left; then that share for the
 least-sure 10% and the AUROC over ten other splits of the domains into folds
 (each domain salted before it is hashed): one split's figure moves by a few
-points with the split, and a bar it clears by less says little. auto's reliability diagram goes
-to proto-docs/confidence-reliability.png.
+points with the split, and a bar it clears by less says little. auto's
+reliability diagram goes to proto-docs/confidence-reliability.png.
 
 usage: /usr/bin/python3 bench/fit/fit_confidence.py [--pith build/pith] [--write | --check]
            [--plot PNG] [--min-auroc A] [--min-spearman S] [--max-ece E] [--min-routed R]
