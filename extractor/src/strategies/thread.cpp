@@ -173,21 +173,24 @@ Naming naming(const Node* element) {
 // bytes; it stops reading there.
 bool text_longer_than(const Node* node, std::size_t limit) {
     std::size_t length = 0;
-    bool space = true;  // leading white space does not count
+    bool space_pending = false;  // white space counts as one space, and only between words
     for (const Node* n = node; n != nullptr; n = dom::next_node(n, node)) {
         if (!n->is_text()) {
             continue;
         }
         for (const char c : n->data) {
-            const bool blank = c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f';
-            length += blank ? (space ? 0 : 1) : 1;
-            space = blank;
-            if (length > limit + 1) {  // + 1: a trailing space is not the text's
+            if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') {
+                space_pending = length > 0;
+                continue;
+            }
+            length += space_pending ? 2 : 1;
+            space_pending = false;
+            if (length > limit) {
                 return true;
             }
         }
     }
-    return length > limit + (space && length > 0 ? 1 : 0);
+    return false;
 }
 
 // How far up a header's ancestors are read: posts sit a few levels under
@@ -251,7 +254,7 @@ HeaderKind header_kind(const Node* element, const Node* root) {
         return HeaderKind::none;
     }
     const std::string line = text::collapse_runs(text::trim(dom::text_content(element)));
-    if (line.empty() || line.size() > kLongestHeader || in_a_quote_or_menu(element, root) ||
+    if (line.empty() || in_a_quote_or_menu(element, root) ||
         in_a_sentence(element, root)) {
         return HeaderKind::none;
     }
