@@ -53,42 +53,36 @@ bool is_modifier_class(std::string_view name) noexcept {
            text::istarts_with_ascii(name, "with-") || text::istarts_with_ascii(name, "no-");
 }
 
-// The ASCII letter-and-digit runs of `text`, lower case, each followed by a space.
-std::string word_runs(std::string_view text) {
+// The ASCII letters and digits of `text`, lower case, run together: a
+// heading's words as the slug an id makes of them, whatever joins them and
+// whichever marks ("what's new" and "whats-new" alike) the slug dropped.
+std::string slug_letters(std::string_view text) {
     std::string out;
-    bool in_run = false;
     for (const char c : text) {
         if (text::is_ascii_alnum(c)) {
             out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
-            in_run = true;
-        } else if (in_run) {
-            out.push_back(' ');
-            in_run = false;
         }
-    }
-    if (in_run) {
-        out.push_back(' ');
     }
     return out;
 }
 
 // Whether the element's id is its heading's words ("sharing-with-a-team" on
-// a section headed "Sharing with a team"), as documentation generators and
-// Markdown renderers write ids: the author named the section, not the page's
-// furniture.
+// a section headed "Sharing with a team", or on that heading itself), as
+// documentation generators, Markdown renderers and editors write ids: the
+// author named the section, not the page's furniture.
 bool id_is_own_heading(const Node* element) {
-    const std::string id = word_runs(element->attr("id"));
+    const std::string id = slug_letters(element->attr("id"));
     if (id.empty()) {
         return false;
     }
-    const Node* heading = element->first_element_child();
+    const Node* heading = is_heading(element) ? element : element->first_element_child();
     if (heading != nullptr && !is_heading(heading)) {
         heading = heading->first_element_child();
     }
     if (heading == nullptr || !is_heading(heading)) {
         return false;
     }
-    return word_runs(dom::inner_text(heading)) == id;
+    return slug_letters(dom::inner_text(heading)) == id;
 }
 
 // Whether naming_words counts an id that is the element's heading's words.

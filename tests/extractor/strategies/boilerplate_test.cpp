@@ -214,6 +214,15 @@ TEST(Boilerplate, ASectionsIdThatIsItsHeadingNamesNoFurniture) {
     EXPECT_FALSE(has(c.text, "Post this page")) << "an id that is not its heading still names a share bar";
 }
 
+TEST(Boilerplate, AHeadingsIdThatIsItsOwnWordsNamesNoFurniture) {
+    const Cleaned c = clean(prose() + "<h3 id=\"what-are-shared-services\">What are shared services?</h3>" +
+                            prose() + "<h3 id=\"whats-related-to-the-tides\">What's related to the tides</h3>" +
+                            prose() + "<h3 id=\"share-links\">Where the crews share their logs</h3>" + prose());
+    EXPECT_TRUE(has(c.text, "What are shared services?")) << "its id is its words, run together as a slug";
+    EXPECT_TRUE(has(c.text, "What's related to the tides")) << "the slug drops the apostrophe";
+    EXPECT_FALSE(has(c.text, "Where the crews share their logs")) << "an id that is not its words still names it";
+}
+
 TEST(Boilerplate, ASentenceThatLinksMostOfItsWordsIsStillProse) {
     const Cleaned c = clean(prose() +
                             "<p><a href=\"/ada\">Ada Lindqvist</a> took over from <a href=\"/ben\">Ben "
