@@ -530,9 +530,9 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     if (length > max_removed) {
         return BoilerplateKind::none;
     }
-    // A section whose id is its heading's words is named by its author
-    // ("sharing-with-a-team"): that id does not make it furniture. (The
-    // block model reads every name as written: it was fitted on them.)
+    // A heading, or a section, whose id is the heading's words is named by
+    // its author ("sharing-with-a-team"): that id does not make it furniture.
+    // (The block model reads every name as written: it was fitted on them.)
     if (named_as_boilerplate(node, HeadingIds::ignore) || node->is(Tag::nav) || node->is(Tag::template_) ||
         node->is(Tag::aside)) {
         return BoilerplateKind::named;
