@@ -365,7 +365,6 @@ bool is_credential(std::string_view part) {
     return all_upper || std::find(kMixed.begin(), kMixed.end(), letters) != kMixed.end();
 }
 
-
 void append_names(std::vector<std::string>& names, const std::vector<std::string>& more) {
     for (const std::string& name : more) {
         const bool seen = std::any_of(names.begin(), names.end(),

@@ -351,7 +351,6 @@ bool names_image(const Node* element) {
     return has_word_from(naming_words(element), kImageWords);
 }
 
-
 // Digits from `at` on: how many.
 std::size_t digits_at(std::string_view line, std::size_t at) noexcept {
     std::size_t end = at;

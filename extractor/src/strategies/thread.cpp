@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "dom/inner_text.hpp"
 #include "dom/walk.hpp"
 #include "page/predicates.hpp"
 #include "text/needles.hpp"
@@ -105,7 +106,7 @@ std::size_t remove_repeated_quotes(Attempt& chosen) {
 namespace {
 
 // A header's text: a name or a date, never a sentence.
-constexpr std::size_t kLongestHeader = 40;  // bytes, white space collapsed
+constexpr std::size_t kLongestHeader = 40;  // UTF-16 units of inner text (dom::inner_text_length)
 constexpr std::size_t kMostNameWords = 4;
 // How many texts after a header are searched for one that stayed: a post's
 // first few lines.
@@ -168,31 +169,6 @@ Naming naming(const Node* element) {
     return author ? Naming::author : Naming::nothing;
 }
 
-
-// Whether `node`'s text, white space collapsed, is longer than `limit`
-// bytes; it stops reading there.
-bool text_longer_than(const Node* node, std::size_t limit) {
-    std::size_t length = 0;
-    bool space_pending = false;  // white space counts as one space, and only between words
-    for (const Node* n = node; n != nullptr; n = dom::next_node(n, node)) {
-        if (!n->is_text()) {
-            continue;
-        }
-        for (const char c : n->data) {
-            if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') {
-                space_pending = length > 0;
-                continue;
-            }
-            length += space_pending ? 2 : 1;
-            space_pending = false;
-            if (length > limit) {
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
 // How far up a header's ancestors are read: posts sit a few levels under
 // their thread, and a page nested thousands deep must not cost that much per
 // link.
@@ -207,7 +183,7 @@ bool in_a_quote_or_menu(const Node* node, const Node* root) {
             return true;
         }
         if (n->is(Tag::li)) {
-            return !text_longer_than(n, kLongestHeader);
+            return !dom::inner_text_longer_than(n, kLongestHeader);
         }
     }
     return false;
@@ -250,7 +226,7 @@ HeaderKind header_kind(const Node* element, const Node* root) {
         return HeaderKind::none;
     }
     // Read only when short: a link or a <time> may wrap the rest of the page.
-    if (text_longer_than(element, kLongestHeader)) {
+    if (dom::inner_text_longer_than(element, kLongestHeader)) {
         return HeaderKind::none;
     }
     const std::string line = text::collapse_runs(text::trim(dom::text_content(element)));
