@@ -229,9 +229,8 @@ HeaderKind header_kind(const Node* element, const Node* root) {
     if (dom::inner_text_longer_than(element, kLongestHeader)) {
         return HeaderKind::none;
     }
-    const std::string line = text::collapse_runs(text::trim(dom::text_content(element)));
-    if (line.empty() || in_a_quote_or_menu(element, root) ||
-        in_a_sentence(element, root)) {
+    const std::string line = dom::inner_text(element);
+    if (line.empty() || in_a_quote_or_menu(element, root) || in_a_sentence(element, root)) {
         return HeaderKind::none;
     }
     if (element->is(Tag::time)) {
