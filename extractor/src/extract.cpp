@@ -26,6 +26,7 @@
 
 #include <exception>
 #include <new>
+#include <string_view>
 
 #include "budget/budget.hpp"
 #include "classify/page_type.hpp"
@@ -50,6 +51,15 @@ void prepare_for_strategy(PreparedPage& page, const ExtractOptions& options) {
     }
     drop_unshown_text(page.doc, page.body_text_length);
 }
+
+namespace {
+
+void note_decision(Article& article, std::string_view note) {
+    article.decision += article.decision.empty() ? "" : "; ";
+    article.decision += note;
+}
+
+}  // namespace
 
 Article article_from_page(PreparedPage& page, const ExtractOptions& options, Article article,
                           PageContext* context) {
@@ -88,11 +98,16 @@ Article article_from_page(PreparedPage& page, const ExtractOptions& options, Art
     }
     // An article without a word (what the cleaning left of a list of links,
     // or images alone) is no article: a reader, or a pipeline fed text, gets
-    // nothing from it. Readability.js returns it, so `readability` does.
-    if (run.chosen && article.strategy != Strategy::readability && !dom::has_text(run.chosen->content)) {
-        run.chosen.reset();
-        article.decision += article.decision.empty() ? "" : "; ";
-        article.decision += "the article kept holds no text";
+    // nothing from it. Nor is page furniture (confidence.hpp's
+    // reads_as_furniture). Readability.js returns both, so `readability` does.
+    if (run.chosen && article.strategy != Strategy::readability) {
+        if (!dom::has_text(run.chosen->content)) {
+            run.chosen.reset();
+            note_decision(article, "the article kept holds no text");
+        } else if (reads_as_furniture(run.chosen->content, run.chosen->text_length, page.body_text_length)) {
+            run.chosen.reset();
+            note_decision(article, "the article kept reads as page furniture: a few words, no sentence");
+        }
     }
     if (!run.chosen) {
         article.status = Status::no_content;

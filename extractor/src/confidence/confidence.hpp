@@ -35,6 +35,15 @@ struct ContentShape {
 // `content`'s shape, walked iteratively.
 [[nodiscard]] ContentShape content_shape(const dom::Node* content);
 
+// Whether `content`, an article whose text is `text_length` of the page's
+// `page_text_length` (UTF-16 units, as dom::inner_text_length), is page
+// furniture rather than content: a few words, not one sentence among them, no
+// image, and under half of the page's text. That is what is left of a page
+// whose content a script draws ("Loading...", a cart, a menu, a grid's "Sold
+// out" labels); a page that holds nothing more keeps its few words.
+[[nodiscard]] bool reads_as_furniture(const dom::Node* content, std::size_t text_length,
+                                      std::size_t page_text_length);
+
 struct ConfidenceInputs {
     Strategy strategy = Strategy::automatic;
     Status status = Status::no_content;

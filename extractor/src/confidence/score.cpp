@@ -2,6 +2,7 @@
 // the pipeline has (confidence.hpp says what they are and what they predict).
 #include <chrono>
 #include <cstdint>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -95,6 +96,47 @@ ContentShape content_shape(const dom::Node* content) {
     std::vector<ShapeFrame> frames{{content, 0, {}}};
     dom::walk_post_order(frames, walker);
     return walker.shape;
+}
+
+namespace {
+
+// Whether `text` ends a sentence somewhere: ".", "!" or "?" (or their CJK
+// forms, which need no space after them) right after a word and before white
+// space or the end. "Loading..." and "example.com" end none.
+bool holds_sentence(std::string_view text) noexcept {
+    for (std::size_t i = 1; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '.' || c == '!' || c == '?') {
+            const char before = text[i - 1];
+            const bool after_word = !text::is_html_space(before) && before != '.' && before != '!' && before != '?';
+            if (after_word && (i + 1 == text.size() || text::is_html_space(text[i + 1]))) {
+                return true;
+            }
+        }
+    }
+    for (const std::string_view mark : {"\xE3\x80\x82", "\xEF\xBC\x81", "\xEF\xBC\x9F"}) {  // 。！？
+        if (text.find(mark) != std::string_view::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+bool reads_as_furniture(const dom::Node* content, std::size_t text_length, std::size_t page_text_length) {
+    constexpr std::size_t kFewWords = 40;
+    constexpr std::size_t kLongestFurniture = 1000;  // UTF-16 units; longer is never kFewWords words of furniture
+    if (text_length >= kLongestFurniture || text_length * 2 >= page_text_length) {
+        return false;
+    }
+    for (const dom::Tag media : {dom::Tag::img, dom::Tag::picture, dom::Tag::video}) {
+        if (!elements_by_tag(content, media).empty()) {
+            return false;
+        }
+    }
+    const ContentShape shape = content_shape(content);
+    return shape.words < kFewWords && shape.sentence_lines == 0 && !holds_sentence(dom::text_content(content));
 }
 
 void score_confidence(const Attempt& chosen, std::size_t page_text_length, const ExtractOptions& options,

@@ -170,6 +170,45 @@ TEST(Strategies, AnArticleWithNoTextLeftIsNoContentButForReadability) {
     EXPECT_EQ(pith::extract::extract(page, options).status, Status::ok);
 }
 
+// A store's page whose products a script draws: the HTML holds its menus and
+// a grid of "Sold out" badges, and the page's words are in the menus.
+std::string page_drawn_by_script(const std::string& badge) {
+    std::string menu;
+    for (const char* name : {"Smartwatches", "Running", "Cycling", "Swimming", "Golf", "Hiking", "Diving", "Marine",
+                             "Aviation", "Automotive", "Fitness", "Outdoor", "Wellness", "Accessories", "Deals"}) {
+        menu += std::string("<li><a href=\"/c/") + name + "\">Category " + name + "</a></li>";
+    }
+    std::string footer;
+    for (const char* name : {"About us", "Careers", "Investors", "Press room", "Privacy policy", "Terms of use",
+                             "Cookie settings", "Accessibility", "Store locator", "Gift cards", "Order status",
+                             "Returns and exchanges", "Shipping information", "Warranty registration"}) {
+        footer += std::string("<li><a href=\"/f\">") + name + "</a></li>";
+    }
+    std::string grid;
+    for (int i = 0; i < 10; ++i) {
+        grid += "<div class=\"card\"><span class=\"badge\">" + badge + "</span></div>";
+    }
+    return "<html><head><title>Watches</title></head><body><header><nav><ul>" + menu +
+           "</ul></nav></header><main id=\"app\"><h1>Watches</h1><div class=\"grid\">" + grid +
+           "</div></main><footer><ul>" + footer + "</ul></footer></body></html>";
+}
+
+TEST(Strategies, AFewWordsOfFurnitureAreNoContentButForReadability) {
+    const Article shell = pith::extract::extract(page_drawn_by_script("Sold out"), ExtractOptions{});
+    EXPECT_EQ(shell.status, Status::no_content);
+    EXPECT_TRUE(shell.text_content.empty());
+    EXPECT_NE(shell.decision.find("reads as page furniture"), std::string::npos) << shell.decision;
+    EXPECT_NE(run(page_drawn_by_script("Sold out"), Strategy::readability).status, Status::no_content);
+
+    // A sentence is content, however short; so are a page's few words when
+    // the page holds nothing more.
+    EXPECT_NE(pith::extract::extract(page_drawn_by_script("Back in stock soon."), ExtractOptions{}).status,
+              Status::no_content);
+    const Article alone = pith::extract::extract("<html><body><p>Test</p></body></html>", ExtractOptions{});
+    EXPECT_NE(alone.status, Status::no_content);
+    EXPECT_EQ(alone.text_content, "Test");
+}
+
 TEST(Strategies, AShortMainRegionIsStillACandidate) {
     // A grid of six products is the whole of a small page's <main>, well
     // under the 500 characters an article needs; the region is still what a
