@@ -107,10 +107,11 @@ MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "judge_model.inc"
 # 0.8701, 0.8711, trafilatura-dev 0.9396 -> 0.9371, 0.9367 (as scored here).
 PARAMS = dict(objective="squared", rounds=150, max_depth=2, learning_rate=0.1, reg_lambda=5.0, min_child_weight=3.0)
 FORCED = ["article", "listing", "product"]  # the page types that force each candidate
-# Each candidate is scored as it comes before auto leaves repeated passages out:
-# that step follows the choice and treats every candidate alike, and scored
-# after it, the judge's examples (and so the fit) moved with each change to it.
-UNFINISHED = ["--keep-repeated"]
+# Each candidate is scored as it comes before auto leaves repeated passages out
+# and calls page furniture no_content: those steps follow the choice and treat
+# every candidate alike, and scored after them, the judge's examples (and so
+# the fit) moved with each change to them.
+UNFINISHED = ["--keep-repeated", "--keep-furniture"]
 
 
 def examples(pith, root, pages, fold_of):

@@ -104,7 +104,8 @@ Article article_from_page(PreparedPage& page, const ExtractOptions& options, Art
         if (!dom::has_text(run.chosen->content)) {
             run.chosen.reset();
             note_decision(article, "the article kept holds no text");
-        } else if (reads_as_furniture(run.chosen->content, run.chosen->text_length, page.body_text_length)) {
+        } else if (!options.keep_furniture &&
+                   reads_as_furniture(run.chosen->content, run.chosen->text_length, page.body_text_length)) {
             run.chosen.reset();
             note_decision(article, "the article kept reads as page furniture: a few words, no sentence");
         }

@@ -228,6 +228,11 @@ struct ExtractOptions {
     // layout, a teaser above its full text. With this, they stay, as the page
     // has them (auto's judge is fitted on its candidates so).
     bool keep_repeated = false;
+    // An article that is page furniture (a few words, no sentence, under half
+    // of the page's text: what is left of a page a script draws) is reported
+    // as no_content. With this, it is returned as found (auto's judge is
+    // fitted on its candidates so). Never for readability, which returns it.
+    bool keep_furniture = false;
     // Site rules (pith/rules.hpp): the rule for the host of input.url applies,
     // or `rule` when given (a request's own). Both outlive the call.
     const rules::RuleSet* rules = nullptr;

@@ -261,6 +261,9 @@ constexpr OptionRow kRows[] = {
     top_bool_row<&E::keep_repeated>("keep_repeated", "output",
                                     "auto: keep the later copies of a passage the page shows two or three times "
                                     "(by default they are left out)"),
+    top_bool_row<&E::keep_furniture>("keep_furniture", "output",
+                                     "return an article of page furniture (a few words, no sentence, under half of "
+                                     "the page's text) as found, not as no_content"),
     integer_row<&E::pages, &PageOptions::max_pages>(
         "max_pages", "integer", "pages",
         "read an article split over pages from up to this many, following its next-page links (URL "

@@ -199,6 +199,11 @@ TEST(Strategies, AFewWordsOfFurnitureAreNoContentButForReadability) {
     EXPECT_TRUE(shell.text_content.empty());
     EXPECT_NE(shell.decision.find("reads as page furniture"), std::string::npos) << shell.decision;
     EXPECT_NE(run(page_drawn_by_script("Sold out"), Strategy::readability).status, Status::no_content);
+    ExtractOptions as_found;
+    as_found.keep_furniture = true;
+    const Article kept = pith::extract::extract(page_drawn_by_script("Sold out"), as_found);
+    EXPECT_NE(kept.status, Status::no_content);
+    EXPECT_NE(kept.text_content.find("Sold out"), std::string::npos);
 
     // A sentence is content, however short; so are a page's few words when
     // the page holds nothing more.
