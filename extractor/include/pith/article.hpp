@@ -207,9 +207,6 @@ struct Article {
     std::optional<double> predicted_f1;
     std::optional<Error> error;  // set when status is budget_exceeded
     std::string charset;       // the charset the input was decoded from
-    // Characters of UTF-8 mangled as windows-1252 and written out again that
-    // decoding repaired (decode::repair_double_encoding); not for `readability`.
-    std::size_t repaired_characters = 0;
     Strategy strategy = Strategy::readability;  // the strategy asked for
     // The page's type; none when the page was refused before it was read.
     std::optional<PageType> page_type;

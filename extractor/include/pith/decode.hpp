@@ -54,16 +54,6 @@ struct DecodedView {
 // and case are ignored; "" when the label is unknown.
 [[nodiscard]] std::string canonical_charset(std::string_view label);
 
-// Repairs UTF-8 that was decoded once more as windows-1252 or Latin-1 and
-// encoded again ("â€™" for "’", "Ã©" for "é"), as a server or database that
-// took UTF-8 for Latin-1 serves it: writes `utf8` (valid UTF-8) to `out` with
-// each such sequence as the character it was, and returns how many it
-// repaired; 0 leaves `out` untouched. Only a text that holds the surest mark
-// of the round trip twice is touched ("â€" or "â" and U+0080, how ’ “ – and
-// their neighbours begin once mangled), and in it only sequences no language
-// writes.
-[[nodiscard]] std::size_t repair_double_encoding(std::string_view utf8, std::string& out);
-
 // Replaces every invalid UTF-8 sequence with U+FFFD, one per maximal subpart
 // (WHATWG; overlongs, surrogates and code points above U+10FFFF are invalid),
 // and every NUL with U+FFFD.

@@ -32,14 +32,6 @@ std::optional<LoadedPage> load_page(std::string_view bytes, const ExtractOptions
     std::string decoded_storage;  // stays empty when the input already is valid UTF-8
     decode::DecodedView decoded = decode::to_utf8_view(bytes, options.input.charset, decoded_storage);
     article.charset = decoded.charset;
-    // Readability.js reads the text as the page gives it, so `readability` does.
-    std::string repaired_storage;
-    if (options.strategy != Strategy::readability) {
-        article.repaired_characters = decode::repair_double_encoding(decoded.utf8, repaired_storage);
-        if (article.repaired_characters > 0) {
-            decoded.utf8 = repaired_storage;
-        }
-    }
     article.timings.decode_us = micros_since(stage_start);
     if (auto late = deadline_passed(options.runtime, "parsing")) {
         article = refused(std::move(article), std::move(*late));
@@ -61,7 +53,7 @@ std::optional<LoadedPage> load_page(std::string_view bytes, const ExtractOptions
     const std::string_view markup = dom::without_ranges(utf8, scan.discardable, pruned_storage);
     article.timings.prune_us = micros_since(stage_start);
 
-    const std::size_t copies = decoded_storage.size() + repaired_storage.size() + pruned_storage.size();
+    const std::size_t copies = decoded_storage.size() + pruned_storage.size();
     CostEstimate estimate = estimate_cost(bytes.size(), markup.size(), copies, scan.estimate);
     if (rule != nullptr) {  // the rule's mirror of the page is reserved with the rest
         estimate.memory_bytes +=

@@ -170,7 +170,6 @@ nlohmann::json diagnostics_json(const Article& article) {
         {"confidence_features", std::move(features)},
         {"passes", std::move(passes)},
         {"cost", std::move(cost)},
-        {"repaired_characters", article.repaired_characters},
         {"timings_us",
          {
              {"decode", t.decode_us},

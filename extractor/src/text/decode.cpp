@@ -5,7 +5,6 @@
 #include <iconv.h>
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstdint>
@@ -387,52 +386,6 @@ void append_sanitized(std::string& out, std::string_view s) {
         ++i;
     }
     return true;
-}
-
-// ---------------------------------------------------------------- double encoding
-
-// The code point of the valid UTF-8 sequence at s[i], its length in `length`.
-[[nodiscard]] char32_t code_point_at(std::string_view s, std::size_t i, std::size_t& length) noexcept {
-    const auto lead = static_cast<unsigned char>(s[i]);
-    length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-    if (i + length > s.size()) {
-        length = 1;
-        return lead;
-    }
-    char32_t c = length == 1 ? lead : lead & (0x7FU >> length);
-    for (std::size_t k = 1; k < length; ++k) {
-        c = (c << 6U) | (static_cast<unsigned char>(s[i + k]) & 0x3FU);
-    }
-    return c;
-}
-
-// The byte windows-1252 (or Latin-1) decodes as `c`, 0 when none is above 0x7F.
-[[nodiscard]] unsigned char windows1252_byte(char32_t c) noexcept {
-    if (c >= 0x80 && c <= 0xBF) {
-        return static_cast<unsigned char>(c);
-    }
-    for (std::size_t k = 0; k < std::size(k_windows1252_c1); ++k) {
-        if (k_windows1252_c1[k] == c) {
-            return static_cast<unsigned char>(0x80 + k);
-        }
-    }
-    return 0;
-}
-
-// Whether `s` holds, at least `times` times, the surest mark of UTF-8 read
-// as windows-1252 or Latin-1 and written out again: "â€" or "â" and U+0080,
-// how each punctuation mark from U+2000 to U+203F (’ “ ” – — …) begins once
-// so mangled, and what no language writes.
-[[nodiscard]] bool holds_double_encoding_marks(std::string_view s, std::size_t times) noexcept {
-    std::size_t found = 0;
-    for (const std::string_view mark : {std::string_view("\xC3\xA2\xE2\x82\xAC"), std::string_view("\xC3\xA2\xC2\x80")}) {
-        for (std::size_t at = s.find(mark); at != std::string_view::npos; at = s.find(mark, at + mark.size())) {
-            if (++found == times) {
-                return true;
-            }
-        }
-    }
-    return false;
 }
 
 // ---------------------------------------------------------------- other decoders
@@ -857,57 +810,6 @@ std::string sanitize_utf8(std::string_view bytes) {
     std::string out;
     append_sanitized(out, bytes);
     return out;
-}
-
-std::size_t repair_double_encoding(std::string_view utf8, std::string& out) {
-    constexpr std::size_t kMarks = 2;  // one could be a page quoting the mangled form
-    if (!holds_double_encoding_marks(utf8, kMarks)) {
-        return 0;
-    }
-    std::string repaired;
-    repaired.reserve(utf8.size());
-    std::size_t count = 0;
-    std::size_t i = 0;
-    while (i < utf8.size()) {
-        // A lead byte 0xC2-0xF4 read as a character is U+00C2-U+00F4, in UTF-8 0xC3 0x82-0xB4.
-        const auto second = i + 1 < utf8.size() ? static_cast<unsigned char>(utf8[i + 1]) : 0U;
-        if (static_cast<unsigned char>(utf8[i]) != 0xC3 || second < 0x82 || second > 0xB4) {
-            repaired += utf8[i++];
-            continue;
-        }
-        const auto lead = static_cast<unsigned char>(second + 0x40);
-        const std::size_t needed = lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
-        std::array<char, 4> original{static_cast<char>(lead)};
-        bool control = false;  // a continuation byte 0x80-0x9F: what no text in Latin letters holds
-        std::size_t end = i + 2;
-        std::size_t got = 0;
-        while (got < needed && end < utf8.size()) {
-            std::size_t length = 0;
-            const unsigned char byte = windows1252_byte(code_point_at(utf8, end, length));
-            if (byte == 0) {
-                break;
-            }
-            control = control || byte < 0xA0;
-            original[++got] = static_cast<char>(byte);
-            end += length;
-        }
-        // Without a control byte only "Â" and "Ã" lead: they stand for U+0080 to
-        // U+00FF (the no-break space, "©", "é"...), the commonest mangled
-        // characters, and no language writes them before such a character.
-        const std::string_view candidate(original.data(), got + 1);
-        std::size_t consumed = 0;
-        if (got == needed && (control || lead <= 0xC3) && utf8_sequence(candidate, 0, consumed) == candidate.size()) {
-            repaired += candidate;
-            ++count;
-            i = end;
-        } else {
-            repaired += utf8[i++];
-        }
-    }
-    if (count > 0) {
-        out = std::move(repaired);
-    }
-    return count;
 }
 
 DecodedText to_utf8(std::string_view bytes, std::string_view declared_charset) {

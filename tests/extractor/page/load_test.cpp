@@ -22,26 +22,6 @@ TEST(LoadPage, DecodesParsesAndRecordsTheCharsetAndCost) {
     EXPECT_EQ(loaded->rule, nullptr);
 }
 
-TEST(LoadPage, RepairsDoubleEncodedUtf8ButNotForReadability) {
-    // "’" read as windows-1252 and written out again, twice.
-    const std::string mangled = "\xC3\xA2\xE2\x82\xAC\xE2\x84\xA2";
-    const std::string page = "<html><head><meta charset=utf-8></head><body><p>It" + mangled + "s here, isn" +
-                             mangled + "t it</p></body></html>";
-    ExtractOptions options;
-    Article article;
-    const auto loaded = load_page(page, options, article);
-    ASSERT_TRUE(loaded.has_value());
-    EXPECT_EQ(article.repaired_characters, 2U);
-    EXPECT_EQ(dom::text_content(loaded->doc.body()), "It\xE2\x80\x99s here, isn\xE2\x80\x99t it");
-
-    options.strategy = Strategy::readability;  // Readability.js reads the page as it is
-    Article as_readability;
-    const auto faithful = load_page(page, options, as_readability);
-    ASSERT_TRUE(faithful.has_value());
-    EXPECT_EQ(as_readability.repaired_characters, 0U);
-    EXPECT_EQ(dom::text_content(faithful->doc.body()), "It" + mangled + "s here, isn" + mangled + "t it");
-}
-
 TEST(LoadPage, CutsScriptTextBeforeTheParse) {
     Article article;
     const auto loaded = load_page("<p>x</p><script>var a = '" + std::string(1000, 'y') + "';</script>",

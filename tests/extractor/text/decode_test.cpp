@@ -513,67 +513,6 @@ TEST(DecodeCorpus, EveryPageDecodesToCleanUtf8) {
 namespace pith::decode {
 namespace {
 
-// ---------------------------------------------------------------- double encoding
-
-// UTF-8 read as windows-1252 and written out again: "’" (E2 80 99) becomes
-// "â€™", "“" (E2 80 9C) "â€œ", "”" (E2 80 9D, 0x9D a hole kept as U+009D)
-// "â€" and U+009D, "é" (C3 A9) "Ã©".
-const std::string k_right_quote_1252 = "\xC3\xA2\xE2\x82\xAC\xE2\x84\xA2";
-const std::string k_left_quote_1252 = "\xC3\xA2\xE2\x82\xAC\xC5\x93";
-const std::string k_right_double_1252 = "\xC3\xA2\xE2\x82\xAC\xC2\x9D";
-const std::string k_e_acute_1252 = "\xC3\x83\xC2\xA9";
-// The same read as Latin-1: "’" becomes "â", U+0080, U+0099.
-const std::string k_right_quote_latin1 = "\xC3\xA2\xC2\x80\xC2\x99";
-
-TEST(DoubleEncoding, RepairsUtf8ReadAsWindows1252OrLatin1AndWrittenAgain) {
-    const std::string mangled = "It" + k_right_quote_1252 + "s a caf" + k_e_acute_1252 + " " + k_left_quote_1252 +
-                                "classic" + k_right_double_1252 + ", isn" + k_right_quote_latin1 + "t it?";
-    std::string out;
-    EXPECT_EQ(decode::repair_double_encoding(mangled, out), 5U);
-    EXPECT_EQ(out, "It\xE2\x80\x99s a caf\xC3\xA9 \xE2\x80\x9C" "classic\xE2\x80\x9D, isn\xE2\x80\x99t it?");
-}
-
-TEST(DoubleEncoding, LeavesATextWithoutTwoSureMarksAlone) {
-    // One mark may be a page quoting the mangled form; "Ã©" alone is no mark.
-    const std::string once = "The bug shows " + k_right_quote_1252 + " for an apostrophe, and caf" + k_e_acute_1252;
-    std::string out = "untouched";
-    EXPECT_EQ(decode::repair_double_encoding(once, out), 0U);
-    EXPECT_EQ(out, "untouched");
-    EXPECT_EQ(decode::repair_double_encoding("plain ASCII and caf\xC3\xA9", out), 0U);
-}
-
-TEST(DoubleEncoding, KeepsLettersNoRoundTripMakesInAMangledText) {
-    // A mangled text may quote names and signs written right: "Tomáš" (á
-    // then š, which windows-1252 has at 0x9A, then an ASCII letter), "5 × 3"
-    // and "×" before a no-break space, "NESCAFÉ®".
-    const std::string right = "Tom\xC3\xA1\xC5\xA1 Sou\xC4\x8D" "ek, 5 \xC3\x97 3, \xC3\x97\xC2\xA0" "2, NESCAF\xC3\x89\xC2\xAE.";
-    const std::string text = k_right_quote_1252 + " " + right + " " + k_right_quote_latin1;
-    std::string out;
-    EXPECT_EQ(decode::repair_double_encoding(text, out), 2U);
-    EXPECT_EQ(out, "\xE2\x80\x99 " + right + " \xE2\x80\x99");
-}
-
-TEST(DoubleEncoding, AlwaysGivesValidUtf8) {
-    // Mangled pieces, right letters and cut sequences in random order.
-    const std::vector<std::string> pieces = {k_right_quote_1252, k_left_quote_1252, k_right_double_1252,
-                                             k_e_acute_1252,     k_right_quote_latin1, "\xC3\xA2",
-                                             "\xC3\x83",         "\xC2\x80",          "\xE2\x82\xAC",
-                                             "\xC3\xA9",         "\xC3\xB0\xC5\xB8",  "a",
-                                             " ",                "\xF0\x9F\x98\x80",  "\xC3\xB4\xC2\x8F"};
-    std::mt19937 generator(7);
-    for (int round = 0; round < 2000; ++round) {
-        std::string text = k_right_quote_1252 + k_right_quote_1252;
-        for (int k = 0; k < 12; ++k) {
-            text += pieces[generator() % pieces.size()];
-        }
-        std::string out;
-        if (decode::repair_double_encoding(text, out) > 0) {
-            EXPECT_TRUE(is_clean_utf8(out)) << text;
-            EXPECT_LT(out.size(), text.size());
-        }
-    }
-}
-
 TEST(DecodeView, AgreesWithToUtf8AndSkipsTheCopyForValidUtf8) {
     const std::string cases[] = {
         "<p>plain ascii</p>",
