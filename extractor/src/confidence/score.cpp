@@ -100,27 +100,31 @@ ContentShape content_shape(const dom::Node* content) {
 
 namespace {
 
-// Whether `text` ends a sentence somewhere: ".", "!" or "?" (or their CJK
-// forms, which need no space after them) right after a word and before white
-// space or the end. "Loading..." and "example.com" end none.
-bool holds_sentence(std::string_view text) noexcept {
-    for (std::size_t i = 1; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '.' || c == '!' || c == '?') {
-            const char before = text[i - 1];
-            const bool after_word = !text::is_html_space(before) && before != '.' && before != '!' && before != '?';
-            if (after_word && (i + 1 == text.size() || text::is_html_space(text[i + 1]))) {
-                return true;
+// Whether a text, read in pieces, ends a sentence somewhere: ".", "!" or "?"
+// (or their CJK forms, which need no space after them) right after a word and
+// before white space or the end. "Loading..." and "example.com" end none.
+struct SentenceScan {
+    char before = ' ';     // the last byte read
+    bool pending = false;  // it ended a word with ".", "!" or "?": a sentence if white space or the end follows
+    bool found = false;
+
+    void add(std::string_view piece) noexcept {
+        for (const char c : piece) {
+            if (pending && text::is_html_space(c)) {
+                found = true;
+                return;
             }
+            const bool mark = c == '.' || c == '!' || c == '?';
+            const bool after_word = !text::is_html_space(before) && before != '.' && before != '!' && before != '?';
+            pending = mark && after_word;
+            before = c;
+        }
+        for (const std::string_view mark : {"\xE3\x80\x82", "\xEF\xBC\x81", "\xEF\xBC\x9F"}) {  // 。！？
+            found = found || piece.find(mark) != std::string_view::npos;
         }
     }
-    for (const std::string_view mark : {"\xE3\x80\x82", "\xEF\xBC\x81", "\xEF\xBC\x9F"}) {  // 。！？
-        if (text.find(mark) != std::string_view::npos) {
-            return true;
-        }
-    }
-    return false;
-}
+    [[nodiscard]] bool holds_sentence() const noexcept { return found || pending; }
+};
 
 }  // namespace
 
@@ -130,13 +134,21 @@ bool reads_as_furniture(const dom::Node* content, std::size_t text_length, std::
     if (text_length >= kLongestFurniture || text_length * 2 >= page_text_length) {
         return false;
     }
-    for (const dom::Tag media : {dom::Tag::img, dom::Tag::picture, dom::Tag::video}) {
-        if (!elements_by_tag(content, media).empty()) {
+    // One walk for the images and the sentences; content_shape() counts the words.
+    SentenceScan sentences;
+    for (const dom::Node* n = content; n != nullptr && !sentences.found; n = dom::next_node(n, content)) {
+        if (n->is(dom::Tag::img) || n->is(dom::Tag::picture) || n->is(dom::Tag::video)) {
             return false;
         }
+        if (n->is_text()) {
+            sentences.add(n->data);
+        }
+    }
+    if (sentences.holds_sentence()) {
+        return false;
     }
     const ContentShape shape = content_shape(content);
-    return shape.words < kFewWords && shape.sentence_lines == 0 && !holds_sentence(dom::text_content(content));
+    return shape.words < kFewWords && shape.sentence_lines == 0;
 }
 
 void score_confidence(const Attempt& chosen, std::size_t page_text_length, const ExtractOptions& options,
