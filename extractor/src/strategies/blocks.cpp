@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <numeric>
+#include <optional>
 #include <unordered_map>
 
 #include "models/forest.hpp"
@@ -42,7 +44,6 @@ TagGroup tag_group(const Node* n) noexcept {
 constexpr std::size_t kTextLog = 0;
 constexpr std::size_t kEndsSentence = 6;
 constexpr std::size_t kRepeatLog = 26;
-constexpr std::size_t kListingOrCollection = 43;
 
 constexpr std::string_view kFeatureNames[kBlockFeatureCount] = {
     "text_log", "words_log", "link_share", "punctuation_per_char", "digit_share", "has_currency", "ends_sentence",
@@ -116,8 +117,7 @@ std::uint64_t signature(const Node* n) noexcept {
 }
 
 static_assert(kFeatureNames[kTextLog] == "text_log" && kFeatureNames[kEndsSentence] == "ends_sentence" &&
-              kFeatureNames[kRepeatLog] == "repeat_log" &&
-              kFeatureNames[kListingOrCollection] == "p_listing_or_collection");
+              kFeatureNames[kRepeatLog] == "repeat_log");
 
 namespace block_model {
 #include "strategies/block_model.inc"
@@ -413,6 +413,32 @@ void keep_item_labels(const BlockScan& s, const std::vector<std::uint32_t>& item
 
 }  // namespace
 
+std::optional<double> expected_f1_cut(const std::vector<double>& probability, const std::vector<double>& words) {
+    std::vector<std::size_t> order(probability.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return probability[a] > probability[b]; });
+    double expected = 0.0;
+    for (std::size_t b = 0; b < probability.size(); ++b) {
+        expected += probability[b] * words[b];
+    }
+    std::optional<double> cut;
+    double best = 0.0, kept_expected = 0.0, kept_words = 0.0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        kept_expected += probability[order[i]] * words[order[i]];
+        kept_words += words[order[i]];
+        if (i + 1 < order.size() && probability[order[i + 1]] == probability[order[i]]) {
+            continue;
+        }
+        const double f1 = 2.0 * kept_expected / (kept_words + expected);
+        if (f1 > best) {
+            best = f1;
+            cut = probability[order[i]];
+        }
+    }
+    return cut;
+}
+
 PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCount>& page_type_probabilities,
                            int fold) {
     // Each block's features are read as they are made and let go: a table of
@@ -420,8 +446,9 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
     const BlockScan s = scan_blocks(content);
     PrunePlan plan;
     const models::Forest forest = block_forest(fold);
-    std::vector<bool> removed(s.blocks.size(), false);
-    std::vector<float> content_probability(s.blocks.size(), 0.0F);
+    std::vector<double> content_probability(s.blocks.size(), 0.0);
+    std::vector<double> sharpened(s.blocks.size(), 0.0);
+    std::vector<double> block_words(s.blocks.size(), 0.0);
     std::vector<std::uint32_t> item(s.blocks.size());
     double total = 0.0;
     BlockFeatures x{};
@@ -433,12 +460,19 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
         total += bytes;
         plan.repeated_share += x[kRepeatLog] > 0.0 ? bytes : 0.0;
         plan.prose_share += bytes >= 100.0 && x[kEndsSentence] > 0.0 ? bytes : 0.0;
-        const double threshold = x[kListingOrCollection] >= block_model::kGridProbability
-                                     ? block_model::kGridThreshold
-                                     : block_model::kThreshold;
-        const double p = probability(forest, x);
-        content_probability[block] = static_cast<float>(p);
-        removed[block] = p < threshold;
+        content_probability[block] = probability(forest, x);
+        sharpened[block] = std::pow(content_probability[block], block_model::kSharpening);
+        block_words[block] = static_cast<double>(std::max<std::size_t>(s.measures[block].words, 1));
+    }
+    // Each page gets its own cut. A fixed one (0.45, and 0.2 on likely grids)
+    // kept too little where most of a page is unsure and too much where
+    // little is (bench/fit/fit_blocks.py gives the figures). The
+    // probabilities are sharpened first: unsure furniture otherwise swells
+    // what the page is expected to hold, and the cut lets more of it in.
+    const std::optional<double> cut = expected_f1_cut(sharpened, block_words);
+    std::vector<bool> removed(s.blocks.size());
+    for (std::size_t block = 0; block < s.blocks.size(); ++block) {
+        removed[block] = !cut || sharpened[block] < *cut;
     }
     if (page_type_probabilities[static_cast<std::size_t>(PageType::forum)] >= 0.5) {
         keep_item_labels(s, item, removed);
@@ -449,8 +483,9 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
     }
     plan.text_probabilities.reserve(s.texts.size());
     for (const auto& [text, block] : s.texts) {
-        plan.text_probabilities.emplace_back(text->data.data(), content_probability[block]);
-        plan.content_bytes += static_cast<double>(content_probability[block]) * static_cast<double>(text->data.size());
+        const auto p = static_cast<float>(content_probability[block]);
+        plan.text_probabilities.emplace_back(text->data.data(), p);
+        plan.content_bytes += static_cast<double>(p) * static_cast<double>(text->data.size());
     }
     std::sort(plan.text_probabilities.begin(), plan.text_probabilities.end());
     std::vector<Node*> removed_texts;

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -41,6 +42,14 @@ struct RegionBlock {
 // The model's probability that the block is content; `fold` as
 // models::model_for_fold takes it.
 [[nodiscard]] double block_content_probability(const BlockFeatures& features, int fold) noexcept;
+
+// The lowest probability a kept block may have: of the cuts through a
+// page's blocks taken from the likeliest down, the one that maximises the
+// word F1 their probabilities expect, 2 * sum(kept p * words) / (kept words +
+// sum(p * words) over the page). Blocks of equal probability fall on the same
+// side. None when no block has any probability of being content.
+[[nodiscard]] std::optional<double> expected_f1_cut(const std::vector<double>& probability,
+                                                    const std::vector<double>& words);
 
 // What pruning `content` removes, in document order: the elements whose every
 // block the model reads as furniture, and elsewhere those blocks' text nodes;
