@@ -290,7 +290,7 @@ def main():
         keep = np.zeros(len(p), dtype=bool)
         for rows in by_page.values():
             rows = np.array(rows)
-            sharpened = p[rows] ** SHARPENING
+            sharpened = (p[rows] ** SHARPENING).astype(np.float32).astype(np.float64)  # pith keeps floats
             cut = expected_f1_cut(sharpened, words[rows])
             if cut is not None:
                 keep[rows] = sharpened >= cut

@@ -7,6 +7,7 @@
 #include <functional>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <unordered_map>
 
 #include "models/forest.hpp"
@@ -413,27 +414,28 @@ void keep_item_labels(const BlockScan& s, const std::vector<std::uint32_t>& item
 
 }  // namespace
 
-std::optional<double> expected_f1_cut(const std::vector<double>& probability, const std::vector<double>& words) {
-    std::vector<std::size_t> order(probability.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
+std::optional<float> expected_f1_cut(std::span<const float> probability, std::span<const float> words) {
+    std::vector<std::uint32_t> order(probability.size());
+    std::iota(order.begin(), order.end(), std::uint32_t{0});
     std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return probability[a] > probability[b]; });
+                     [&](std::uint32_t a, std::uint32_t b) { return probability[a] > probability[b]; });
     double expected = 0.0;
     for (std::size_t b = 0; b < probability.size(); ++b) {
-        expected += probability[b] * words[b];
+        expected += static_cast<double>(probability[b]) * static_cast<double>(words[b]);
     }
-    std::optional<double> cut;
+    std::optional<float> cut;
     double best = 0.0, kept_expected = 0.0, kept_words = 0.0;
     for (std::size_t i = 0; i < order.size(); ++i) {
-        kept_expected += probability[order[i]] * words[order[i]];
-        kept_words += words[order[i]];
-        if (i + 1 < order.size() && probability[order[i + 1]] == probability[order[i]]) {
+        const float p = probability[order[i]];
+        kept_expected += static_cast<double>(p) * static_cast<double>(words[order[i]]);
+        kept_words += static_cast<double>(words[order[i]]);
+        if (i + 1 < order.size() && probability[order[i + 1]] == p) {
             continue;
         }
         const double f1 = 2.0 * kept_expected / (kept_words + expected);
         if (f1 > best) {
             best = f1;
-            cut = probability[order[i]];
+            cut = p;
         }
     }
     return cut;
@@ -446,9 +448,11 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
     const BlockScan s = scan_blocks(content);
     PrunePlan plan;
     const models::Forest forest = block_forest(fold);
-    std::vector<double> content_probability(s.blocks.size(), 0.0);
-    std::vector<double> sharpened(s.blocks.size(), 0.0);
-    std::vector<double> block_words(s.blocks.size(), 0.0);
+    // Floats: a table of a million cells has a million blocks, and these are
+    // alive with the region's copy (cost.cpp counts it).
+    std::vector<float> content_probability(s.blocks.size(), 0.0F);
+    std::vector<float> sharpened(s.blocks.size(), 0.0F);
+    std::vector<float> block_words(s.blocks.size(), 0.0F);
     std::vector<std::uint32_t> item(s.blocks.size());
     double total = 0.0;
     BlockFeatures x{};
@@ -460,16 +464,17 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
         total += bytes;
         plan.repeated_share += x[kRepeatLog] > 0.0 ? bytes : 0.0;
         plan.prose_share += bytes >= 100.0 && x[kEndsSentence] > 0.0 ? bytes : 0.0;
-        content_probability[block] = probability(forest, x);
-        sharpened[block] = std::pow(content_probability[block], block_model::kSharpening);
-        block_words[block] = static_cast<double>(std::max<std::size_t>(s.measures[block].words, 1));
+        const double p = probability(forest, x);
+        content_probability[block] = static_cast<float>(p);
+        sharpened[block] = static_cast<float>(std::pow(p, block_model::kSharpening));
+        block_words[block] = static_cast<float>(std::max<std::size_t>(s.measures[block].words, 1));
     }
     // Each page gets its own cut. A fixed one (0.45, and 0.2 on likely grids)
     // kept too little where most of a page is unsure and too much where
     // little is (bench/fit/fit_blocks.py gives the figures). The
     // probabilities are sharpened first: unsure furniture otherwise swells
     // what the page is expected to hold, and the cut lets more of it in.
-    const std::optional<double> cut = expected_f1_cut(sharpened, block_words);
+    const std::optional<float> cut = expected_f1_cut(sharpened, block_words);
     std::vector<bool> removed(s.blocks.size());
     for (std::size_t block = 0; block < s.blocks.size(); ++block) {
         removed[block] = !cut || sharpened[block] < *cut;
@@ -483,9 +488,8 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
     }
     plan.text_probabilities.reserve(s.texts.size());
     for (const auto& [text, block] : s.texts) {
-        const auto p = static_cast<float>(content_probability[block]);
-        plan.text_probabilities.emplace_back(text->data.data(), p);
-        plan.content_bytes += static_cast<double>(p) * static_cast<double>(text->data.size());
+        plan.text_probabilities.emplace_back(text->data.data(), content_probability[block]);
+        plan.content_bytes += static_cast<double>(content_probability[block]) * static_cast<double>(text->data.size());
     }
     std::sort(plan.text_probabilities.begin(), plan.text_probabilities.end());
     std::vector<Node*> removed_texts;

@@ -48,8 +48,7 @@ struct RegionBlock {
 // word F1 their probabilities expect, 2 * sum(kept p * words) / (kept words +
 // sum(p * words) over the page). Blocks of equal probability fall on the same
 // side. None when no block has any probability of being content.
-[[nodiscard]] std::optional<double> expected_f1_cut(const std::vector<double>& probability,
-                                                    const std::vector<double>& words);
+[[nodiscard]] std::optional<float> expected_f1_cut(std::span<const float> probability, std::span<const float> words);
 
 // What pruning `content` removes, in document order: the elements whose every
 // block the model reads as furniture, and elsewhere those blocks' text nodes;

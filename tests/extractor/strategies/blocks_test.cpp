@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,18 +79,22 @@ TEST(RegionBlocks, RepeatedSiblingsAreCounted) {
 
 // A forum thread in a page's chrome: the model keeps the posts and drops the
 // pagination, the share bar and the link lists around them.
+std::optional<float> cut_of(std::vector<float> probability, std::vector<float> words) {
+    return expected_f1_cut(probability, words);
+}
+
 TEST(PruneBlocks, TheCutIsWhereTheExpectedWordF1IsHighest) {
     // 18 words expected: keeping one block expects 2*9/(10+18) = 0.64, two
     // 2*17/(20+18) = 0.89, all three 2*18/(30+18) = 0.75.
-    EXPECT_EQ(expected_f1_cut({0.1, 0.9, 0.8}, {10, 10, 10}), 0.8);
+    EXPECT_EQ(cut_of({0.1F, 0.9F, 0.8F}, {10, 10, 10}), 0.8F);
     // The cut is the page's own: a block at 0.4 stays where nothing is surer,
     // and goes beside a long block the model is sure of.
-    EXPECT_EQ(expected_f1_cut({0.4, 0.4}, {10, 10}), 0.4);
-    EXPECT_EQ(expected_f1_cut({0.4, 0.95}, {10, 50}), 0.95);
+    EXPECT_EQ(cut_of({0.4F, 0.4F}, {10, 10}), 0.4F);
+    EXPECT_EQ(cut_of({0.4F, 0.95F}, {10, 50}), 0.95F);
     // Blocks of equal probability fall on the same side.
-    EXPECT_EQ(expected_f1_cut({0.3, 0.9, 0.3, 0.3}, {1, 100, 1, 1}), 0.9);
-    EXPECT_FALSE(expected_f1_cut({0.0, 0.0}, {5, 5}).has_value());
-    EXPECT_FALSE(expected_f1_cut({}, {}).has_value());
+    EXPECT_EQ(cut_of({0.3F, 0.9F, 0.3F, 0.3F}, {1, 100, 1, 1}), 0.9F);
+    EXPECT_FALSE(cut_of({0.0F, 0.0F}, {5, 5}).has_value());
+    EXPECT_FALSE(cut_of({}, {}).has_value());
 }
 
 TEST(PruneBlocks, KeepsThePostsAndDropsTheChrome) {
