@@ -22,10 +22,9 @@ region with the blocks its fold's model drops taken out, against the region
 whole. pith keeps, on each page, the blocks from the likeliest down to the
 cut that maximises the word F1 their probabilities expect (blocks.cpp's
 expected_f1_cut(), mirrored here), the probabilities raised to SHARPENING
-first: no threshold is fitted, only that power chosen among a few. Six models are
-written to
-extractor/src/strategies/block_model.inc: the one fitted on every page, which
-pith uses, and the five fold models.
+first: no threshold is fitted, only that power chosen among a few. Six models
+are written to extractor/src/strategies/block_model.inc: the one fitted on
+every page, which pith uses, and the five fold models.
 
 --without NAME... fits without those features, to measure what they add
 (pith computes them all, so such a fit can be neither written nor checked).

@@ -77,8 +77,6 @@ TEST(RegionBlocks, RepeatedSiblingsAreCounted) {
     EXPECT_EQ(feature(blocks[2], "has_currency"), 1.0);
 }
 
-// A forum thread in a page's chrome: the model keeps the posts and drops the
-// pagination, the share bar and the link lists around them.
 std::optional<float> cut_of(std::vector<float> probability, std::vector<float> words) {
     return expected_f1_cut(probability, words);
 }
@@ -97,6 +95,8 @@ TEST(PruneBlocks, TheCutIsWhereTheExpectedWordF1IsHighest) {
     EXPECT_FALSE(cut_of({}, {}).has_value());
 }
 
+// A forum thread in a page's chrome: the model keeps the posts and drops the
+// pagination, the share bar and the link lists around them.
 TEST(PruneBlocks, KeepsThePostsAndDropsTheChrome) {
     std::string posts;
     for (int i = 1; i <= 6; ++i) {
