@@ -12,13 +12,17 @@
 // (0.941 in all). A rule that kept readability whenever they agreed, and the
 // article with more prose when they did not, scored 0.923.
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "page/shape.hpp"
 #include "strategies/blocks.hpp"
 #include "strategies/boilerplate.hpp"
 #include "strategies/judge.hpp"
@@ -243,8 +247,6 @@ CandidateShape shape_of(const ArticleProfile& profile) noexcept {
                           profile.blocks};
 }
 
-enum class Candidate { article, region, cleaned };
-
 // What the judge reads of the region besides its candidates' profiles.
 struct RegionFacts {
     bool is_main = false;          // the region is the page's <main>, not its body
@@ -262,12 +264,18 @@ Candidate by_page_type(PageType type) noexcept {
     return keeps_region(type) ? Candidate::region : type == PageType::product ? Candidate::cleaned : Candidate::article;
 }
 
+// The word F1 the block model expects of each candidate, in Candidate's order.
+using BlockF1s = std::array<double, 3>;
+
 // Which candidate auto returns, with what the judge read and said in
-// `article`'s diagnostics. A region under the char threshold is a candidate
-// too: there the whole page is short, and the article the strategies took
-// beside it is more often the page's furniture than its content.
+// `article`'s diagnostics, and what the block model expects of each
+// candidate (`block_f1`), should another stand in for it. A region under the
+// char threshold is a candidate too: there the whole page is short, and the
+// article the strategies took beside it is more often the page's furniture
+// than its content.
 Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice, const ArticleProfile& whole,
-                           const ArticleProfile& clean, const RegionFacts& facts, Article& article) {
+                           const ArticleProfile& clean, const RegionFacts& facts, Article& article,
+                           BlockF1s& block_f1) {
     JudgeInput in;
     in.page_type_probabilities = input.page_type_probabilities;
     in.region = shape_of(whole);
@@ -291,11 +299,10 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice, 
     in.article_block_f1 = choice.profile ? expected(*choice.profile) : 0.0;
     in.region_block_f1 = expected(whole);
     in.cleaned_block_f1 = expected(clean);
+    block_f1 = {in.article_block_f1, in.region_block_f1, in.cleaned_block_f1};
     // The candidate returned, with what the block model expects of it.
     const auto expected_of = [&](Candidate pick) {
-        article.answer_block_f1 = pick == Candidate::region    ? in.region_block_f1
-                                  : pick == Candidate::cleaned ? in.cleaned_block_f1
-                                                               : in.article_block_f1;
+        article.answer_block_f1 = block_f1[static_cast<std::size_t>(pick)];
         return pick;
     };
     const JudgeFeatures features = judge_features(in);
@@ -429,6 +436,37 @@ std::optional<std::pair<RegionCandidate, RegionCandidate>> measure_regions(const
     return std::pair{std::move(whole), std::move(cleaned)};
 }
 
+std::string_view candidate_name(Candidate candidate) noexcept {
+    switch (candidate) {
+    case Candidate::article: return "article";
+    case Candidate::region: return "region";
+    case Candidate::cleaned: return "cleaned region";
+    }
+    return "";
+}
+
+// Whether the article of `run` is what extract() drops as no article: no
+// text, or page furniture.
+bool reads_as_page_furniture(const StrategyRun& run, const PassInput& input) {
+    return run.chosen && (!dom::has_text(run.chosen->content) ||
+                          reads_as_furniture(run.chosen->content, run.chosen->text_length, input.page_text_length));
+}
+
+// auto's article built again: the same passes over the same prepared
+// document, from the state they started from, give the same article. Its
+// passes are the ones listed the first time (from `first_pass` on), not
+// listed twice.
+StrategyRun article_again(const dom::Document& prepared, const ExtractOptions& options, const PassInput& input,
+                          PassState state, std::size_t first_pass) {
+    Article scratch;
+    ArticleChoice again = choose_article(prepared, options, input, state, scratch);
+    if (again.run.chosen) {
+        again.run.chosen->pass_index += first_pass;
+        remove_invisible_characters(again.run.chosen->doc, again.run.chosen->content);
+    }
+    return std::move(again.run);
+}
+
 }  // namespace
 
 StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& options, const PassInput& input,
@@ -440,6 +478,8 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
     }
     RegionCandidate& region = regions->first;
     RegionCandidate& cleaned = regions->second;
+    const std::size_t first_article_pass = article.passes.size();
+    const PassState state_before_article = state;
     ArticleChoice choice = choose_article(prepared, options, input, state, article);
     if (choice.run.stopped) {
         return std::move(choice.run);
@@ -451,33 +491,87 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
         }
         return std::move(choice.run);
     }
-    const Candidate pick = choose_candidate(input, choice, *region.profile, *cleaned.profile, region.facts, article);
-    RegionCandidate& picked = pick == Candidate::cleaned ? cleaned : region;
-    if (pick != Candidate::article) {
+    BlockF1s block_f1{};
+    const Candidate pick =
+        choose_candidate(input, choice, *region.profile, *cleaned.profile, region.facts, article, block_f1);
+    article.strategies.insert(article.strategies.begin(), {region.outcome, cleaned.outcome});
+    const bool had_article = choice.run.chosen.has_value();
+    // Each candidate built, or built again (the same passes give the same
+    // article), with no other copy alive beside it but the prepared
+    // document: choose_article's two copies stay the most at once, as
+    // cost.hpp counts them.
+    const auto build = [&](Candidate candidate) {
+        if (candidate == Candidate::article) {
+            return article_again(prepared, options, input, state_before_article, first_article_pass);
+        }
+        RegionCandidate& form = candidate == Candidate::cleaned ? cleaned : region;
+        std::vector<PassDiagnostics> again;
+        StrategyRun run = build_region(prepared, options, input, state, again,
+                                       candidate == Candidate::cleaned ? RegionForm::cleaned : RegionForm::pruned);
+        if (run.chosen) {
+            run.chosen->pass_index = form.pass_index;
+            remove_invisible_characters(run.chosen->doc, run.chosen->content);
+        }
+        return run;
+    };
+    StrategyRun answer;
+    if (pick == Candidate::article) {
+        answer = std::move(choice.run);
+        if (answer.chosen) {
+            remove_invisible_characters(answer.chosen->doc, answer.chosen->content);
+        }
+    } else {
+        choice.run = StrategyRun{};
+        answer = build(pick);
+    }
+    // An answer that reads as page furniture would leave the page with no
+    // article (extract() drops it): the next candidate that does not stands
+    // in, and where all of them do, the pick is the answer as before. Not
+    // where the page type was forced: that names the candidate. The judge's
+    // examples are taken so, with furniture kept, and do not change.
+    Candidate taken = pick;
+    if (!input.page_type_forced && !options.keep_furniture && reads_as_page_furniture(answer, input)) {
+        std::string furniture = "the " + std::string(candidate_name(pick));
+        std::string_view verb = "reads";
+        std::optional<JudgeVerdict> verdict;
+        if (article.region_gain && article.cleaned_region_gain) {
+            verdict = JudgeVerdict{*article.region_gain, *article.cleaned_region_gain};
+        }
+        const std::array<Candidate, 3> order = candidate_order(pick, verdict);
+        for (const Candidate next : std::span(order).subspan(1)) {
+            if (next == Candidate::article && !had_article) {
+                continue;
+            }
+            answer = StrategyRun{};
+            answer = build(next);
+            if (answer.stopped) {
+                return answer;
+            }
+            taken = next;
+            if (!reads_as_page_furniture(answer, input)) {
+                break;
+            }
+            furniture += " and the " + std::string(candidate_name(next));
+            verb = "read";
+        }
+        if (reads_as_page_furniture(answer, input) && taken != pick) {
+            answer = StrategyRun{};
+            answer = build(pick);
+            taken = pick;
+        } else if (taken != pick) {
+            article.decision += "; " + furniture + " " + std::string(verb) + " as page furniture: the " +
+                                std::string(candidate_name(taken)) + " stands in";
+            article.answer_block_f1 = block_f1[static_cast<std::size_t>(taken)];
+        }
+    }
+    if (taken != Candidate::article) {  // the article's outcome and removals are choose_article's
         for (StrategyOutcome& other : article.strategies) {
             other.kept = false;
         }
-        picked.outcome.kept = true;
+        article.strategies[taken == Candidate::cleaned ? 1 : 0].kept = true;
+        article.removed = std::move(taken == Candidate::cleaned ? cleaned.removed : region.removed);
     }
-    article.strategies.insert(article.strategies.begin(), {region.outcome, cleaned.outcome});
-    if (pick == Candidate::article) {
-        if (choice.run.chosen) {
-            remove_invisible_characters(choice.run.chosen->doc, choice.run.chosen->content);
-        }
-        return std::move(choice.run);
-    }
-    // The winning region, built again (the same pass gives the same article)
-    // once the article's copies are gone.
-    choice.run = StrategyRun{};
-    std::vector<PassDiagnostics> again;
-    StrategyRun rebuilt = build_region(prepared, options, input, state, again,
-                                       pick == Candidate::cleaned ? RegionForm::cleaned : RegionForm::pruned);
-    if (rebuilt.chosen) {
-        rebuilt.chosen->pass_index = picked.pass_index;
-        remove_invisible_characters(rebuilt.chosen->doc, rebuilt.chosen->content);
-    }
-    article.removed = std::move(picked.removed);
-    return rebuilt;
+    return answer;
 }
 
 }  // namespace pith::extract

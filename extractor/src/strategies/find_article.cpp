@@ -68,6 +68,7 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
         input.page_type_probabilities = page.page_type->probabilities;
     }
     input.model_fold = options.runtime.model_fold;
+    input.page_text_length = page.body_text_length;
     article.strategy = options.strategy;
 
     std::optional<rules::Applied>& applied = page.applied;

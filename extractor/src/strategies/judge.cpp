@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #include "models/forest.hpp"
 
@@ -85,6 +86,16 @@ std::optional<JudgeVerdict> judge(const JudgeFeatures& features, int fold) noexc
         return std::nullopt;
     }
     return JudgeVerdict{predicted_gain(0, features, fold), predicted_gain(1, features, fold)};
+}
+
+std::array<Candidate, 3> candidate_order(Candidate pick, const std::optional<JudgeVerdict>& verdict) noexcept {
+    std::array<std::pair<double, Candidate>, 3> gains{{{0.0, Candidate::article},
+                                                       {verdict ? verdict->region_gain : -1.0, Candidate::region},
+                                                       {verdict ? verdict->cleaned_gain : -2.0, Candidate::cleaned}}};
+    std::stable_sort(gains.begin(), gains.end(), [pick](const auto& a, const auto& b) {
+        return (a.second == pick) != (b.second == pick) ? a.second == pick : a.first > b.first;
+    });
+    return {gains[0].second, gains[1].second, gains[2].second};
 }
 
 }  // namespace pith::extract

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 
 #include "pith/article.hpp"
@@ -59,5 +60,14 @@ struct JudgeVerdict {
     double cleaned_gain = 0.0;
 };
 [[nodiscard]] std::optional<JudgeVerdict> judge(const JudgeFeatures& features, int fold) noexcept;
+
+enum class Candidate : std::uint8_t { article, region, cleaned };
+
+// The three candidates in the order auto takes them when the one before
+// reads as page furniture: `pick` first, then the others by the gain the
+// verdict predicts (the article's is 0), or the article first when there is
+// no verdict.
+[[nodiscard]] std::array<Candidate, 3> candidate_order(Candidate pick,
+                                                       const std::optional<JudgeVerdict>& verdict) noexcept;
 
 }  // namespace pith::extract

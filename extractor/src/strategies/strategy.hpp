@@ -29,6 +29,7 @@ struct PassInput {
     bool page_type_forced = false;            // the page_type option named it
     std::array<double, kPageTypeCount> page_type_probabilities{};  // the classifier's
     int model_fold = -1;                      // options.runtime.model_fold
+    std::size_t page_text_length = 0;         // UTF-16 units of the page's <body> text (PreparedPage's)
 };
 // What readability carries across passes, as Readability keeps them on `this`.
 struct PassState {

@@ -2,13 +2,16 @@
 // readability strategy, and what auto shows of its choice.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "pith/extract.hpp"
 #include "survey_prose.hpp"
 #include "feature_named.hpp"
+#include "strategies/judge.hpp"
 #include "strategies/strategy.hpp"
 #include "parse_or_fail.hpp"
 
@@ -212,6 +215,26 @@ TEST(Strategies, AFewWordsOfFurnitureAreNoContentButForReadability) {
     const Article alone = pith::extract::extract("<html><body><p>Test</p></body></html>", ExtractOptions{});
     EXPECT_NE(alone.status, Status::no_content);
     EXPECT_EQ(alone.text_content, "Test");
+}
+
+TEST(Strategies, CandidatesStandInForAPickThatReadsAsFurnitureInTheOrderOfTheJudgesGains) {
+    using pith::extract::Candidate;
+    using pith::extract::candidate_order;
+    using pith::extract::JudgeVerdict;
+    using Order = std::array<Candidate, 3>;
+    // The cleaned region predicted 4 points over the article and the region
+    // 6 under it: after the cleaned region, the article, then the region.
+    EXPECT_EQ(candidate_order(Candidate::cleaned, JudgeVerdict{-0.06, 0.04}),
+              (Order{Candidate::cleaned, Candidate::article, Candidate::region}));
+    EXPECT_EQ(candidate_order(Candidate::region, JudgeVerdict{0.30, 0.10}),
+              (Order{Candidate::region, Candidate::cleaned, Candidate::article}));
+    // The article kept under the margin a likely article asks of a region:
+    // the regions follow it, the one predicted better first.
+    EXPECT_EQ(candidate_order(Candidate::article, JudgeVerdict{-0.02, 0.05}),
+              (Order{Candidate::article, Candidate::cleaned, Candidate::region}));
+    // No verdict (no judge fitted): the article comes next.
+    EXPECT_EQ(candidate_order(Candidate::region, std::nullopt),
+              (Order{Candidate::region, Candidate::article, Candidate::cleaned}));
 }
 
 TEST(Strategies, AShortMainRegionIsStillACandidate) {
