@@ -44,15 +44,19 @@ TEST(PageTypeFeatures, TheWalkMeasuresTheBodysTextAsInnerTextLength) {
     }
 }
 
-// A thread of eleven replies, each ending with `signature`.
-std::string forum_thread(const std::string& signature = "") {
+// A thread of eleven replies, each ending with `signature`; the sixth is
+// `short_reply` where one is given.
+std::string forum_thread(const std::string& signature = "", const std::string& short_reply = "") {
     std::string posts;
     for (int i = 1; i <= 11; ++i) {
+        const std::string message =
+            i == 6 && !short_reply.empty()
+                ? short_reply
+                : "Reply number " + std::to_string(i) +
+                      ": I tried the setting you mentioned and it worked for me on the second attempt, thanks.";
         posts += "<div class=\"post\"><div class=\"author\"><img class=\"avatar\" src=\"a.png\"><a href=\"/u/" +
-                 std::to_string(i) + "\">user" + std::to_string(i) + "</a></div><div class=\"message\"><p>Reply number " +
-                 std::to_string(i) +
-                 ": I tried the setting you mentioned and it worked for me on the second attempt, thanks.</p></div>" +
-                 signature + "<a class=\"reply\" href=\"#\">Reply</a></div>";
+                 std::to_string(i) + "\">user" + std::to_string(i) + "</a></div><div class=\"message\"><p>" + message +
+                 "</p></div>" + signature + "<a class=\"reply\" href=\"#\">Reply</a></div>";
     }
     return "<html><head><title>Thread</title><link rel=\"canonical\" "
            "href=\"https://example.org/forum/thread/123-settings-question\"></head><body><nav><a "
@@ -122,6 +126,21 @@ TEST(PageType, AThreadIsAForumAndAutoKeepsEveryPost) {
     EXPECT_EQ(*article.page_type, PageType::forum);
     for (int i = 1; i <= 11; ++i) {
         EXPECT_NE(article.text_content.find("Reply number " + std::to_string(i) + ":"), std::string::npos) << i;
+    }
+    EXPECT_EQ(article.text_content.find("Forum software"), std::string::npos);
+}
+
+TEST(PageType, AForumThreadKeepsAShortReplyAmongItsPosts) {
+    // Alone, a reply of a few words reads as furniture to the block model;
+    // among the thread's posts it is one of them.
+    ExtractOptions options;
+    options.page_type = PageType::forum;
+    const Article article = extract(forum_thread("", "No. Why would it?"), options);
+    ASSERT_EQ(article.status, Status::ok);
+    EXPECT_NE(article.text_content.find("No. Why would it?"), std::string::npos) << article.text_content;
+    for (int i = 1; i <= 11; ++i) {
+        EXPECT_EQ(article.text_content.find("Reply number " + std::to_string(i) + ":") != std::string::npos, i != 6)
+            << i;
     }
     EXPECT_EQ(article.text_content.find("Forum software"), std::string::npos);
 }
