@@ -409,17 +409,20 @@ void keep_item_labels(const BlockScan& s, const std::vector<std::uint32_t>& item
     for (std::size_t b = 0; b < s.blocks.size(); ++b) {
         item_kept[item[b]] = item_kept[item[b]] || (item[b] != 0 && !removed[b]);
     }
-    // The posts of one thread: the repeated items under one parent, and how
-    // many of them keep text.
-    std::vector<std::uint32_t> items_under(s.elements.size() + 1, 0);
-    std::vector<std::uint32_t> kept_under(s.elements.size() + 1, 0);
+    // The posts of one thread: by the parent of the repeated items, how many
+    // there are and how many keep text (a page has few such parents).
+    struct Posts {
+        std::uint32_t items = 0;
+        std::uint32_t kept = 0;
+    };
+    std::unordered_map<std::uint32_t, Posts> threads;
     std::vector<bool> counted(s.elements.size() + 1, false);
     for (std::size_t b = 0; b < s.blocks.size(); ++b) {
         if (item[b] != 0 && !counted[item[b]]) {
             counted[item[b]] = true;
-            const std::uint32_t parent = s.facts[item[b] - 1].parent;
-            ++items_under[parent];
-            kept_under[parent] += item_kept[item[b]] ? 1U : 0U;
+            Posts& posts = threads[s.facts[item[b] - 1].parent];
+            ++posts.items;
+            posts.kept += item_kept[item[b]] ? 1U : 0U;
         }
     }
     for (std::size_t b = 0; b < s.blocks.size(); ++b) {
@@ -428,9 +431,9 @@ void keep_item_labels(const BlockScan& s, const std::vector<std::uint32_t>& item
         }
         const char last = s.measures[b].last;
         const bool sentence = last == '.' || last == '!' || last == '?';
-        const std::uint32_t parent = s.facts[item[b] - 1].parent;
+        const Posts& posts = threads[s.facts[item[b] - 1].parent];
         const bool label = item_kept[item[b]] && s.measures[b].words <= kMaxWords;
-        const bool reply = sentence && 2 * kept_under[parent] > items_under[parent];
+        const bool reply = sentence && 2 * posts.kept > posts.items;
         if (label || reply) {
             removed[b] = false;
         }
