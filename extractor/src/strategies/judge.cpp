@@ -76,8 +76,13 @@ JudgeFeatures judge_features(const JudgeInput& in) noexcept {
     f[whole_to_region] = capped_ratio(in.whole_region_bytes, in.region.text_bytes);
     f[repeated_share] = in.repeated_share;
     f[prose_share] = in.prose_share;
-    f[region_block_gain] = in.region_block_f1 - in.article_block_f1;
-    f[cleaned_block_gain] = in.cleaned_block_f1 - in.article_block_f1;
+    // The block model scores the region's blocks only: to it an article
+    // lying mostly outside the region is furniture, whatever it holds, and
+    // its gains there say nothing of which candidate is better.
+    constexpr double kComparable = 0.5;
+    const bool comparable = in.article_in_region >= kComparable;
+    f[region_block_gain] = comparable ? in.region_block_f1 - in.article_block_f1 : 0.0;
+    f[cleaned_block_gain] = comparable ? in.cleaned_block_f1 - in.article_block_f1 : 0.0;
     return f;
 }
 
