@@ -264,18 +264,21 @@ Candidate by_page_type(PageType type) noexcept {
     return keeps_region(type) ? Candidate::region : type == PageType::product ? Candidate::cleaned : Candidate::article;
 }
 
-// The word F1 the block model expects of each candidate, in Candidate's order.
-using BlockF1s = std::array<double, 3>;
+// The candidate auto picks, with what it was picked on: the judge's verdict
+// (none where the page type was forced) and the word F1 the block model
+// expects of each candidate, in Candidate's order.
+struct CandidateChoice {
+    Candidate pick = Candidate::article;
+    std::optional<JudgeVerdict> verdict;
+    std::array<double, 3> block_f1{};
+};
 
 // Which candidate auto returns, with what the judge read and said in
-// `article`'s diagnostics, and what the block model expects of each
-// candidate (`block_f1`), should another stand in for it. A region under the
-// char threshold is a candidate too: there the whole page is short, and the
-// article the strategies took beside it is more often the page's furniture
-// than its content.
-Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice, const ArticleProfile& whole,
-                           const ArticleProfile& clean, const RegionFacts& facts, Article& article,
-                           BlockF1s& block_f1) {
+// `article`'s diagnostics. A region under the char threshold is a candidate
+// too: there the whole page is short, and the article the strategies took
+// beside it is more often the page's furniture than its content.
+CandidateChoice choose_candidate(const PassInput& input, const ArticleChoice& choice, const ArticleProfile& whole,
+                                 const ArticleProfile& clean, const RegionFacts& facts, Article& article) {
     JudgeInput in;
     in.page_type_probabilities = input.page_type_probabilities;
     in.region = shape_of(whole);
@@ -299,11 +302,11 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice, 
     in.article_block_f1 = choice.profile ? expected(*choice.profile) : 0.0;
     in.region_block_f1 = expected(whole);
     in.cleaned_block_f1 = expected(clean);
-    block_f1 = {in.article_block_f1, in.region_block_f1, in.cleaned_block_f1};
-    // The candidate returned, with what the block model expects of it.
-    const auto expected_of = [&](Candidate pick) {
-        article.answer_block_f1 = block_f1[static_cast<std::size_t>(pick)];
-        return pick;
+    CandidateChoice chosen;
+    chosen.block_f1 = {in.article_block_f1, in.region_block_f1, in.cleaned_block_f1};
+    const auto picked = [&](Candidate pick) {
+        chosen.pick = pick;
+        return chosen;
     };
     const JudgeFeatures features = judge_features(in);
     article.judge_features.assign(features.begin(), features.end());
@@ -315,10 +318,13 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice, 
         article.decision = region_or_cleaned == Candidate::region
                                ? "region kept: neither strategy found an article"
                                : "cleaned region kept: neither strategy found an article, pruning left nothing";
-        return expected_of(region_or_cleaned);
+        return picked(region_or_cleaned);
     }
     const std::string type(page_type_name(input.page_type));
-    const std::optional<JudgeVerdict> verdict = input.page_type_forced ? std::nullopt : judge(features, input.model_fold);
+    if (!input.page_type_forced) {
+        chosen.verdict = judge(features, input.model_fold);
+    }
+    const std::optional<JudgeVerdict>& verdict = chosen.verdict;
     if (!verdict) {
         const Candidate typed = by_page_type(input.page_type);
         const Candidate pick = typed == Candidate::region ? region_or_cleaned : typed;
@@ -326,7 +332,7 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice, 
                            : pick == Candidate::cleaned ? "cleaned region kept: a " + type + " page's content is "
                                                           "its main region without boilerplate"
                                                         : article.decision + "; a " + type + " page's content is its article";
-        return expected_of(pick);
+        return picked(pick);
     }
     article.region_gain = verdict->region_gain;
     article.cleaned_region_gain = verdict->cleaned_gain;
@@ -348,11 +354,11 @@ Candidate choose_candidate(const PassInput& input, const ArticleChoice& choice, 
     if (const double needed = kArticleMargin * p_article;
         verdict->region_gain <= needed && verdict->cleaned_gain <= needed) {
         article.decision += "; " + predicted;
-        return expected_of(Candidate::article);
+        return picked(Candidate::article);
     }
     const Candidate pick = verdict->region_gain >= verdict->cleaned_gain ? region_or_cleaned : Candidate::cleaned;
     article.decision = (pick == Candidate::region ? "region kept: " : "cleaned region kept: ") + predicted;
-    return expected_of(pick);
+    return picked(pick);
 }
 
 enum class RegionForm { whole, pruned, cleaned };
@@ -491,9 +497,8 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
         }
         return std::move(choice.run);
     }
-    BlockF1s block_f1{};
-    const Candidate pick =
-        choose_candidate(input, choice, *region.profile, *cleaned.profile, region.facts, article, block_f1);
+    const CandidateChoice chosen = choose_candidate(input, choice, *region.profile, *cleaned.profile, region.facts, article);
+    const Candidate pick = chosen.pick;
     article.strategies.insert(article.strategies.begin(), {region.outcome, cleaned.outcome});
     const bool had_article = choice.run.chosen.has_value();
     // Each candidate built, or built again (the same passes give the same
@@ -533,11 +538,7 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
     if (!input.page_type_forced && !options.keep_furniture && reads_as_page_furniture(answer, input)) {
         std::string furniture = "the " + std::string(candidate_name(pick));
         std::string_view verb = "reads";
-        std::optional<JudgeVerdict> verdict;
-        if (article.region_gain && article.cleaned_region_gain) {
-            verdict = JudgeVerdict{*article.region_gain, *article.cleaned_region_gain};
-        }
-        const std::array<Candidate, 3> order = candidate_order(pick, verdict);
+        const std::array<Candidate, 3> order = candidate_order(pick, chosen.verdict);
         for (const Candidate next : std::span(order).subspan(1)) {
             if (next == Candidate::article && !had_article) {
                 continue;
@@ -561,9 +562,9 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
         } else if (taken != pick) {
             article.decision += "; " + furniture + " " + std::string(verb) + " as page furniture: the " +
                                 std::string(candidate_name(taken)) + " stands in";
-            article.answer_block_f1 = block_f1[static_cast<std::size_t>(taken)];
         }
     }
+    article.answer_block_f1 = chosen.block_f1[static_cast<std::size_t>(taken)];
     if (taken != Candidate::article) {  // the article's outcome and removals are choose_article's
         for (StrategyOutcome& other : article.strategies) {
             other.kept = false;

@@ -77,6 +77,8 @@ struct TextMeasure {
     std::size_t digits = 0;
     bool currency = false;
     char last = 0;           // the last byte that is not white space
+
+    [[nodiscard]] bool ends_sentence() const noexcept { return last == '.' || last == '!' || last == '?'; }
 };
 
 void measure(std::string_view s, TextMeasure& m) noexcept {
@@ -302,7 +304,7 @@ void block_features(const BlockScan& s, std::size_t b, const RepeatedItem& item,
     x[k++] = static_cast<double>(m.punctuation) / bytes;
     x[k++] = static_cast<double>(m.digits) / bytes;
     x[k++] = m.currency ? 1.0 : 0.0;
-    x[k++] = m.last == '.' || m.last == '!' || m.last == '?' ? 1.0 : 0.0;
+    x[k++] = m.ends_sentence() ? 1.0 : 0.0;
     const TagGroup group = tag_group(s.blocks[b]);
     for (std::size_t g = 0; g < static_cast<std::size_t>(TagGroup::count_); ++g) {
         x[k++] = static_cast<std::size_t>(group) == g ? 1.0 : 0.0;
@@ -403,7 +405,7 @@ namespace {
 // cut (on wcxb-dev's forums, out of fold, 11 pages up and 4 down, 0.7920 ->
 // 0.7928 before the judge was refitted). `item` is each block's repeated
 // item (RepeatedItem::element).
-void keep_item_labels(const BlockScan& s, const std::vector<std::uint32_t>& item, std::vector<bool>& removed) {
+void keep_thread_text(const BlockScan& s, const std::vector<std::uint32_t>& item, std::vector<bool>& removed) {
     constexpr std::size_t kMaxWords = 6;
     std::vector<bool> item_kept(s.elements.size() + 1, false);  // by element index + 1
     for (std::size_t b = 0; b < s.blocks.size(); ++b) {
@@ -429,11 +431,9 @@ void keep_item_labels(const BlockScan& s, const std::vector<std::uint32_t>& item
         if (!removed[b] || item[b] == 0 || s.link_bytes[b] != 0.0) {
             continue;
         }
-        const char last = s.measures[b].last;
-        const bool sentence = last == '.' || last == '!' || last == '?';
-        const Posts& posts = threads[s.facts[item[b] - 1].parent];
+        const Posts& posts = threads.at(s.facts[item[b] - 1].parent);
         const bool label = item_kept[item[b]] && s.measures[b].words <= kMaxWords;
-        const bool reply = sentence && 2 * posts.kept > posts.items;
+        const bool reply = s.measures[b].ends_sentence() && 2 * posts.kept > posts.items;
         if (label || reply) {
             removed[b] = false;
         }
@@ -508,7 +508,7 @@ PrunePlan furniture_blocks(Node* content, const std::array<double, kPageTypeCoun
         removed[block] = !cut || sharpened[block] < *cut;
     }
     if (page_type_probabilities[static_cast<std::size_t>(PageType::forum)] >= 0.5) {
-        keep_item_labels(s, item, removed);
+        keep_thread_text(s, item, removed);
     }
     if (total > 0.0) {
         plan.repeated_share /= total;
