@@ -207,6 +207,8 @@ struct Article {
     std::optional<double> predicted_f1;
     std::optional<Error> error;  // set when status is budget_exceeded
     std::string charset;       // the charset the input was decoded from
+    // Sequences of text decoded twice that were restored (repair_double_encoding).
+    std::size_t double_encoded = 0;
     Strategy strategy = Strategy::readability;  // the strategy asked for
     // The page's type; none when the page was refused before it was read.
     std::optional<PageType> page_type;

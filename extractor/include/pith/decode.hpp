@@ -54,6 +54,15 @@ struct DecodedView {
 // and case are ignored; "" when the label is unknown.
 [[nodiscard]] std::string canonical_charset(std::string_view label);
 
+// Restores text that was UTF-8, read as windows-1252 or Latin-1 and written
+// out as UTF-8 again ("â€™" for "’", "Ã©" for "é"), as crawlers that guessed
+// a page's charset wrong store it. Only where `utf8` (valid UTF-8) reads as
+// decoded twice: three such sequences or more, outnumbering the characters
+// U+00C0-U+00FF that begin none (a page's own accented letters). Returns the
+// number of sequences restored, with the text in `out`; 0, `out` untouched,
+// where the page does not read so.
+[[nodiscard]] std::size_t repair_double_encoding(std::string_view utf8, std::string& out);
+
 // Replaces every invalid UTF-8 sequence with U+FFFD, one per maximal subpart
 // (WHATWG; overlongs, surrogates and code points above U+10FFFF are invalid),
 // and every NUL with U+FFFD.

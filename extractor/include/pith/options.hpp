@@ -223,6 +223,13 @@ struct ExtractOptions {
     // strategy but readability). On by default: the fitted models are fitted
     // on the pages it reveals.
     bool reveal_hidden = true;
+    // With this, text that was UTF-8, read as windows-1252 or Latin-1 and
+    // stored as UTF-8 again ("â€™" for "’") is restored before parsing, where
+    // the page reads as such (decode::repair_double_encoding). Off by default:
+    // the fitted models are fitted on pages as sent, and refitted with it on,
+    // their chain moved the confidence's routing under its floor (the
+    // README's limitations give the figures).
+    bool repair_double_encoding = false;
     // auto leaves out the later copies of a passage a page shows twice or
     // three times (strategies/left_out.hpp): a responsive page's second
     // layout, a teaser above its full text. With this, they stay, as the page

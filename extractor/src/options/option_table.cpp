@@ -256,6 +256,9 @@ constexpr OptionRow kRows[] = {
     top_bool_row<&E::reveal_hidden>("reveal_hidden", "passes",
                                     "take a hidden element holding two thirds of the page's text or more as shown "
                                     "(content a script reveals); not for readability"),
+    top_bool_row<&E::repair_double_encoding>("repair_double_encoding", "passes",
+                                             "restore text that was UTF-8, read as windows-1252 or Latin-1 and "
+                                             "stored as UTF-8 again (\"â€™\" for \"’\"), where the page reads so"),
     bool_row<&E::render, &RenderOptions::keep_classes>("keep_classes", "output",
                                                        "keep class attributes in the article HTML"),
     top_bool_row<&E::keep_repeated>("keep_repeated", "output",

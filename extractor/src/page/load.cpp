@@ -32,6 +32,13 @@ std::optional<LoadedPage> load_page(std::string_view bytes, const ExtractOptions
     std::string decoded_storage;  // stays empty when the input already is valid UTF-8
     decode::DecodedView decoded = decode::to_utf8_view(bytes, options.input.charset, decoded_storage);
     article.charset = decoded.charset;
+    std::string repaired_storage;  // stays empty unless the page reads as decoded twice
+    if (options.repair_double_encoding) {
+        article.double_encoded = decode::repair_double_encoding(decoded.utf8, repaired_storage);
+        if (article.double_encoded > 0) {
+            decoded.utf8 = repaired_storage;
+        }
+    }
     article.timings.decode_us = micros_since(stage_start);
     if (auto late = deadline_passed(options.runtime, "parsing")) {
         article = refused(std::move(article), std::move(*late));
@@ -53,7 +60,7 @@ std::optional<LoadedPage> load_page(std::string_view bytes, const ExtractOptions
     const std::string_view markup = dom::without_ranges(utf8, scan.discardable, pruned_storage);
     article.timings.prune_us = micros_since(stage_start);
 
-    const std::size_t copies = decoded_storage.size() + pruned_storage.size();
+    const std::size_t copies = decoded_storage.size() + repaired_storage.size() + pruned_storage.size();
     CostEstimate estimate = estimate_cost(bytes.size(), markup.size(), copies, scan.estimate);
     if (rule != nullptr) {  // the rule's mirror of the page is reserved with the rest
         estimate.memory_bytes +=
@@ -82,7 +89,7 @@ std::optional<LoadedPage> load_page(std::string_view bytes, const ExtractOptions
         }
         return std::nullopt;
     }
-    // The DOM holds its own copies of the text: the decoded and cut copies go
+    // The DOM holds its own copies of the text: the decoded, repaired and cut copies go
     // when this returns.
     LoadedPage page{std::move(parsed).value(), rule, nullptr};
     // The inspector's copy of the page, taken before any stage edits it.

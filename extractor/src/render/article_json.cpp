@@ -170,6 +170,7 @@ nlohmann::json diagnostics_json(const Article& article) {
         {"confidence_features", std::move(features)},
         {"passes", std::move(passes)},
         {"cost", std::move(cost)},
+        {"double_encoded", article.double_encoded},
         {"timings_us",
          {
              {"decode", t.decode_us},

@@ -5,6 +5,7 @@
 #include <iconv.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstdint>
@@ -20,6 +21,11 @@ constexpr std::string_view k_replacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
 
 // The HTML standard reads at most this many bytes looking for <meta charset>.
 constexpr std::size_t k_prescan_bytes = 1024;
+
+// A page is taken as decoded twice from this many sequences on, and only when
+// they outnumber its other accented letters: one "ß“" of a German quotation
+// reads as a sequence too, a page decoded twice has dozens and few others.
+constexpr std::size_t k_min_double_encoded = 3;
 
 // uchardet's probers are per byte; this bounds detection time on huge inputs
 // while still seeing far more than any page's <head>.
@@ -800,6 +806,110 @@ std::string canonical_charset(std::string_view label) {
         if (iequals(e.label, trimmed)) return std::string(e.name);
     }
     return {};
+}
+
+namespace {
+
+// ---- text that was decoded twice ----
+
+// The byte 0x80-0xFF that code point `c` stands for when a byte was read as
+// windows-1252 or as Latin-1 (which keeps the C1 controls); -1 for any other.
+[[nodiscard]] int byte_read_as(char32_t c) noexcept {
+    if (c >= 0x80 && c <= 0xFF) return static_cast<int>(c);
+    for (int i = 0; i < 32; ++i) {
+        if (k_windows1252_c1[i] == c) return 0x80 + i;
+    }
+    return -1;
+}
+
+// The byte the character at s[i] was read from, where it can be a UTF-8
+// continuation byte (0x80-0xBF), with its length in `length`; -1 otherwise.
+[[nodiscard]] int continuation_read_as(std::string_view s, std::size_t i, std::size_t& length) noexcept {
+    if (i >= s.size()) return -1;
+    const auto b = static_cast<unsigned char>(s[i]);
+    char32_t c = 0;
+    if (b >= 0xC2 && b <= 0xDF && i + 1 < s.size()) {
+        c = (static_cast<char32_t>(b & 0x1F) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3F);
+        length = 2;
+    } else if (b >= 0xE0 && b <= 0xEF && i + 2 < s.size()) {
+        c = (static_cast<char32_t>(b & 0x0F) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3FU) << 6) |
+            (static_cast<unsigned char>(s[i + 2]) & 0x3F);
+        length = 3;
+    } else {
+        return -1;
+    }
+    const int byte = byte_read_as(c);
+    return byte >= 0x80 && byte <= 0xBF ? byte : -1;
+}
+
+// Where s[i] holds U+00C2-U+00F4 (a UTF-8 lead byte read as one character),
+// the character those bytes and the ones read after them were written as,
+// re-encoded into `restored`; the length of the text it replaces, 0 where the
+// bytes are no UTF-8 sequence, or one for a C1 control.
+[[nodiscard]] std::size_t double_encoded_at(std::string_view s, std::size_t i, std::string& restored) {
+    const auto lead = static_cast<unsigned char>(s[i + 1]) + 0x40U;  // C3 xx is U+00C0 + (xx - 0x80)
+    const std::size_t continuations = lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
+    std::array<unsigned char, 4> bytes{static_cast<unsigned char>(lead)};
+    std::size_t at = i + 2;
+    for (std::size_t k = 1; k <= continuations; ++k) {
+        std::size_t length = 0;
+        const int byte = continuation_read_as(s, at, length);
+        if (byte < 0) return 0;
+        bytes[k] = static_cast<unsigned char>(byte);
+        at += length;
+    }
+    // The second byte's range rules out overlongs, surrogates and code points above U+10FFFF.
+    const unsigned char second = bytes[1];
+    if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) || (lead == 0xF0 && second < 0x90) ||
+        (lead == 0xF4 && second > 0x8F) || (lead == 0xC2 && second < 0xA0)) {
+        return 0;
+    }
+    restored.assign(reinterpret_cast<const char*>(bytes.data()), continuations + 1);
+    return at - i;
+}
+
+// Counts the double-encoded sequences of `utf8` (valid UTF-8) and, when `out`
+// is given, writes the text with each restored. Every such sequence begins
+// with a character U+00C2-U+00F4, encoded C3 82 to C3 B4; `others` counts the
+// characters encoded C3 xx that begin none, the page's own accented letters.
+std::size_t scan_double_encoded(std::string_view utf8, std::size_t& others, std::string* out) {
+    std::size_t found = 0;
+    std::size_t copied = 0;
+    std::string restored;
+    const char* const begin = utf8.data();
+    for (std::size_t i = 0; i + 1 < utf8.size();) {
+        const void* hit = std::memchr(begin + i, 0xC3, utf8.size() - i - 1);
+        if (hit == nullptr) break;
+        i = static_cast<std::size_t>(static_cast<const char*>(hit) - begin);
+        const auto second = static_cast<unsigned char>(utf8[i + 1]);
+        const std::size_t length = second >= 0x82 && second <= 0xB4 ? double_encoded_at(utf8, i, restored) : 0;
+        if (length == 0) {
+            ++others;
+            i += 2;
+            continue;
+        }
+        ++found;
+        if (out != nullptr) {
+            out->append(utf8.substr(copied, i - copied));
+            out->append(restored);
+            copied = i + length;
+        }
+        i += length;
+    }
+    if (out != nullptr) out->append(utf8.substr(copied));
+    return found;
+}
+
+}  // namespace
+
+std::size_t repair_double_encoding(std::string_view utf8, std::string& out) {
+    std::size_t others = 0;
+    const std::size_t found = scan_double_encoded(utf8, others, nullptr);
+    if (found < k_min_double_encoded || found <= others) return 0;
+    out.clear();
+    out.reserve(utf8.size());
+    others = 0;
+    return scan_double_encoded(utf8, others, &out);
 }
 
 std::string prescan_meta_charset(std::string_view bytes) {

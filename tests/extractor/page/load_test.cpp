@@ -22,6 +22,26 @@ TEST(LoadPage, DecodesParsesAndRecordsTheCharsetAndCost) {
     EXPECT_EQ(loaded->rule, nullptr);
 }
 
+TEST(LoadPage, RestoresTextDecodedTwiceWhenAsked) {
+    // "It’s, café, été" read as windows-1252 and stored as UTF-8.
+    const std::string page =
+        "<meta charset=utf-8><p>It\xC3\xA2\xE2\x82\xAC\xE2\x84\xA2s caf\xC3\x83\xC2\xA9, \xC3\x83\xC2\xA9t\xC3\x83\xC2\xA9</p>";
+    ExtractOptions repairing;
+    repairing.repair_double_encoding = true;
+    Article article;
+    const auto loaded = load_page(page, repairing, article);
+    ASSERT_TRUE(loaded.has_value());
+    EXPECT_EQ(article.double_encoded, 4U);
+    EXPECT_EQ(dom::text_content(loaded->doc.body()), "It\xE2\x80\x99s caf\xC3\xA9, \xC3\xA9t\xC3\xA9");
+
+    Article kept;  // by default, as sent
+    const auto unrepaired = load_page(page, ExtractOptions{}, kept);
+    ASSERT_TRUE(unrepaired.has_value());
+    EXPECT_EQ(kept.double_encoded, 0U);
+    EXPECT_EQ(dom::text_content(unrepaired->doc.body()),
+              "It\xC3\xA2\xE2\x82\xAC\xE2\x84\xA2s caf\xC3\x83\xC2\xA9, \xC3\x83\xC2\xA9t\xC3\x83\xC2\xA9");
+}
+
 TEST(LoadPage, CutsScriptTextBeforeTheParse) {
     Article article;
     const auto loaded = load_page("<p>x</p><script>var a = '" + std::string(1000, 'y') + "';</script>",

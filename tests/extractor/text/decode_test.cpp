@@ -32,6 +32,51 @@ std::string repeat(const std::string& s, int n) {
     return out;
 }
 
+// ---------------------------------------------------------------- decoded twice
+
+// `text` (UTF-8) as a crawler that read its bytes as windows-1252 stores it.
+// Byte by byte: whole, valid UTF-8 would be kept as UTF-8 whatever the label.
+std::string read_as_windows1252(std::string_view text) {
+    std::string stored;
+    for (const char byte : text) {
+        stored += decode::to_utf8(std::string(1, byte), "windows-1252").utf8;
+    }
+    return stored;
+}
+
+TEST(DoubleEncoding, RestoresTextReadAsWindows1252) {
+    const std::string original =
+        "It\xE2\x80\x99s a caf\xC3\xA9 \xE2\x80\x94 open all \xC3\xA9t\xC3\xA9, \xE2\x84\xA2 and \xF0\x9F\x98\x80.";
+    const std::string stored = read_as_windows1252(original);
+    ASSERT_NE(stored, original);
+    std::string repaired;
+    EXPECT_EQ(decode::repair_double_encoding(stored, repaired), 7U);
+    EXPECT_EQ(repaired, original);
+}
+
+TEST(DoubleEncoding, RestoresTextReadAsLatin1WithItsControlCharacters) {
+    // Latin-1 keeps bytes 0x80-0x9F as C1 controls: "\xE2\x80\x94" becomes U+00E2 U+0080 U+0094.
+    const std::string stored = repeat("debt\xC3\xA2\xC2\x80\xC2\x94nearly ", 3);
+    std::string repaired;
+    EXPECT_EQ(decode::repair_double_encoding(stored, repaired), 3U);
+    EXPECT_EQ(repaired, repeat("debt\xE2\x80\x94nearly ", 3));
+}
+
+TEST(DoubleEncoding, LeavesAPageThatDoesNotReadAsDecodedTwice) {
+    std::string repaired = "untouched";
+    // Two sequences are too few to tell.
+    EXPECT_EQ(decode::repair_double_encoding(read_as_windows1252("caf\xC3\xA9 and th\xC3\xA9"), repaired), 0U);
+    // A German quotation: "\xC3\x9F\xE2\x80\x9C" (ß“) reads as a sequence, the page's other letters as none.
+    const std::string german = "\xE2\x80\x9EGru\xC3\x9F\xE2\x80\x9C, \xE2\x80\x9EFu\xC3\x9F\xE2\x80\x9C und "
+                               "\xE2\x80\x9E" "Fl\xC3\xBC\xC3\x9F\xE2\x80\x9C: sch\xC3\xB6n, gr\xC3\xBC\xC3\x9F" "e, "
+                               "\xC3\xA4hnlich, \xC3\xBC" "ber, H\xC3\xB6he.";
+    EXPECT_EQ(decode::repair_double_encoding(german, repaired), 0U);
+    // Sequences that are no UTF-8: an overlong, a surrogate, a lead without its continuations.
+    const std::string invalid = repeat("\xC3\xA0\xC2\x80\xC2\x80 \xC3\xAD\xC2\xA0\xC2\x80 \xC3\xA9t\xC3\xA9 ", 3);
+    EXPECT_EQ(decode::repair_double_encoding(invalid, repaired), 0U);
+    EXPECT_EQ(repaired, "untouched");
+}
+
 // ---------------------------------------------------------------- UTF-8
 
 TEST(Decode, KeepsValidUtf8Unchanged) {
