@@ -842,10 +842,10 @@ namespace {
     return byte >= 0x80 && byte <= 0xBF ? byte : -1;
 }
 
-// Where s[i] holds U+00C2-U+00F4 (a UTF-8 lead byte read as one character),
-// the character those bytes and the ones read after them were written as,
-// re-encoded into `restored`; the length of the text it replaces, 0 where the
-// bytes are no UTF-8 sequence, or one for a C1 control.
+// Where s[i] holds U+00C2-U+00F4 (a UTF-8 lead byte read as one character):
+// the character that byte and the ones read after it were written as, in
+// `restored`, and the length of the text it replaces; 0 where those bytes
+// form no UTF-8 character, or only a C1 control.
 [[nodiscard]] std::size_t double_encoded_at(std::string_view s, std::size_t i, std::string& restored) {
     const auto lead = static_cast<unsigned char>(s[i + 1]) + 0x40U;  // C3 xx is U+00C0 + (xx - 0x80)
     const std::size_t continuations = lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;

@@ -25,7 +25,8 @@ TEST(LoadPage, DecodesParsesAndRecordsTheCharsetAndCost) {
 TEST(LoadPage, RestoresTextDecodedTwiceWhenAsked) {
     // "It’s, café, été" read as windows-1252 and stored as UTF-8.
     const std::string page =
-        "<meta charset=utf-8><p>It\xC3\xA2\xE2\x82\xAC\xE2\x84\xA2s caf\xC3\x83\xC2\xA9, \xC3\x83\xC2\xA9t\xC3\x83\xC2\xA9</p>";
+        "<meta charset=utf-8><p>It\xC3\xA2\xE2\x82\xAC\xE2\x84\xA2s caf\xC3\x83\xC2\xA9, "
+        "\xC3\x83\xC2\xA9t\xC3\x83\xC2\xA9</p>";
     ExtractOptions repairing;
     repairing.repair_double_encoding = true;
     Article article;
