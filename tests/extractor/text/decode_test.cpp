@@ -67,7 +67,7 @@ TEST(DoubleEncoding, LeavesAPageThatDoesNotReadAsDecodedTwice) {
     // Two sequences are too few to tell.
     EXPECT_EQ(decode::repair_double_encoding(read_as_windows1252("caf\xC3\xA9 and th\xC3\xA9"), repaired), 0U);
     // A German quotation: "\xC3\x9F\xE2\x80\x9C" (ß“) reads as a sequence, the page's other letters as none.
-    const std::string german = "\xE2\x80\x9EGru\xC3\x9F\xE2\x80\x9C, \xE2\x80\x9EFu\xC3\x9F\xE2\x80\x9C und "
+    const std::string german = "\xE2\x80\x9EGru\xC3\x9F\xE2\x80\x9C, \xE2\x80\x9E" "Fu\xC3\x9F\xE2\x80\x9C und "
                                "\xE2\x80\x9E" "Fl\xC3\xBC\xC3\x9F\xE2\x80\x9C: sch\xC3\xB6n, gr\xC3\xBC\xC3\x9F" "e, "
                                "\xC3\xA4hnlich, \xC3\xBC" "ber, H\xC3\xB6he.";
     EXPECT_EQ(decode::repair_double_encoding(german, repaired), 0U);
