@@ -76,7 +76,14 @@ FOLDS = 5
 # seed): half the features a tree 0.840, a third 0.832, a third over 150
 # rounds at 0.1 0.837, half the features and 70% of the pages 0.833. The
 # model fits every page in sample (1.000) whatever the settings: what is
-# missing is a signal, not regularisation.
+# missing is a signal, not regularisation. How steady it is: with each fold's
+# model fitted again without 30 random domains (2% of the pages), 5.0% of the
+# out-of-fold types flip and the probabilities move by 0.052 (half the L1
+# distance, mean of three draws); with the cut points rounded to two
+# significant digits, 5.8% and 0.054; the mean of 4 fits on 80% of the
+# domains each, 2.3% and 0.031 (accuracy 0.838, two draws). Every model after
+# this one reads its probabilities, so their refits inherit the flips: bagging
+# is what would steady the chain, for 4 times the trees.
 PARAMS = dict(objective="softmax", classes=len(TYPES), rounds=60, max_depth=3, learning_rate=0.2,
               reg_lambda=1.0, min_child_weight=1.0)
 
