@@ -14,6 +14,8 @@
 #include <optional>
 #include <type_traits>
 
+#include "text/text.hpp"
+
 namespace pith::decode {
 namespace {
 
@@ -822,23 +824,11 @@ namespace {
     return -1;
 }
 
-// The byte the character at s[i] was read from, where it can be a UTF-8
-// continuation byte (0x80-0xBF), with its length in `length`; -1 otherwise.
-[[nodiscard]] int continuation_read_as(std::string_view s, std::size_t i, std::size_t& length) noexcept {
-    if (i >= s.size()) return -1;
-    const auto b = static_cast<unsigned char>(s[i]);
-    char32_t c = 0;
-    if (b >= 0xC2 && b <= 0xDF && i + 1 < s.size()) {
-        c = (static_cast<char32_t>(b & 0x1F) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3F);
-        length = 2;
-    } else if (b >= 0xE0 && b <= 0xEF && i + 2 < s.size()) {
-        c = (static_cast<char32_t>(b & 0x0F) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3FU) << 6) |
-            (static_cast<unsigned char>(s[i + 2]) & 0x3F);
-        length = 3;
-    } else {
-        return -1;
-    }
-    const int byte = byte_read_as(c);
+// The byte the character at s[at] (valid UTF-8) was read from, where it can
+// be a UTF-8 continuation byte (0x80-0xBF), `at` moved past it; -1 otherwise.
+[[nodiscard]] int continuation_read_as(std::string_view s, std::size_t& at) noexcept {
+    if (at >= s.size()) return -1;
+    const int byte = byte_read_as(text::next_code_point(s, at));
     return byte >= 0x80 && byte <= 0xBF ? byte : -1;
 }
 
@@ -852,19 +842,16 @@ namespace {
     std::array<unsigned char, 4> bytes{static_cast<unsigned char>(lead)};
     std::size_t at = i + 2;
     for (std::size_t k = 1; k <= continuations; ++k) {
-        std::size_t length = 0;
-        const int byte = continuation_read_as(s, at, length);
+        const int byte = continuation_read_as(s, at);
         if (byte < 0) return 0;
         bytes[k] = static_cast<unsigned char>(byte);
-        at += length;
-    }
-    // The second byte's range rules out overlongs, surrogates and code points above U+10FFFF.
-    const unsigned char second = bytes[1];
-    if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) || (lead == 0xF0 && second < 0x90) ||
-        (lead == 0xF4 && second > 0x8F) || (lead == 0xC2 && second < 0xA0)) {
-        return 0;
     }
     restored.assign(reinterpret_cast<const char*>(bytes.data()), continuations + 1);
+    // utf8_sequence rules out overlongs, surrogates and code points above U+10FFFF.
+    std::size_t consumed = 0;
+    if (utf8_sequence(restored, 0, consumed) != restored.size() || (lead == 0xC2 && bytes[1] < 0xA0)) {
+        return 0;
+    }
     return at - i;
 }
 
