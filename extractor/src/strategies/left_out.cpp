@@ -159,6 +159,9 @@ std::size_t remove_repeated_blocks(Attempt& chosen) {
     // container than the first copy: the page repeats a passage elsewhere. A
     // paragraph that comes back alone (the last of two sections) or beside
     // the first copy, under the same parent, is the author's own repetition.
+    // (Every copy of eight words or more taken out wherever it comes: wcxb-dev
+    // 0.8646 -> 0.8654 out of fold, but auto's token F1 on Mozilla's pages
+    // 0.9548 -> 0.9156, where articles repeat their own paragraphs.)
     std::vector<Node*> repeated;
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         const TextBlock& block = blocks[b];
