@@ -855,12 +855,18 @@ namespace {
     return at - i;
 }
 
+// What scan_double_encoded() found: the double-encoded sequences, and the
+// characters encoded C3 xx that begin none (the page's own accented letters).
+struct DoubleEncodedCount {
+    std::size_t found = 0;
+    std::size_t others = 0;
+};
+
 // Counts the double-encoded sequences of `utf8` (valid UTF-8) and, when `out`
 // is given, writes the text with each restored. Every such sequence begins
-// with a character U+00C2-U+00F4, encoded C3 82 to C3 B4; `others` counts the
-// characters encoded C3 xx that begin none, the page's own accented letters.
-std::size_t scan_double_encoded(std::string_view utf8, std::size_t& others, std::string* out) {
-    std::size_t found = 0;
+// with a character U+00C2-U+00F4, encoded C3 82 to C3 B4.
+DoubleEncodedCount scan_double_encoded(std::string_view utf8, std::string* out) {
+    DoubleEncodedCount count;
     std::size_t copied = 0;
     std::string restored;
     const char* const begin = utf8.data();
@@ -871,11 +877,11 @@ std::size_t scan_double_encoded(std::string_view utf8, std::size_t& others, std:
         const auto second = static_cast<unsigned char>(utf8[i + 1]);
         const std::size_t length = second >= 0x82 && second <= 0xB4 ? double_encoded_at(utf8, i, restored) : 0;
         if (length == 0) {
-            ++others;
+            ++count.others;
             i += 2;
             continue;
         }
-        ++found;
+        ++count.found;
         if (out != nullptr) {
             out->append(utf8.substr(copied, i - copied));
             out->append(restored);
@@ -884,19 +890,17 @@ std::size_t scan_double_encoded(std::string_view utf8, std::size_t& others, std:
         i += length;
     }
     if (out != nullptr) out->append(utf8.substr(copied));
-    return found;
+    return count;
 }
 
 }  // namespace
 
 std::size_t repair_double_encoding(std::string_view utf8, std::string& out) {
-    std::size_t others = 0;
-    const std::size_t found = scan_double_encoded(utf8, others, nullptr);
-    if (found < k_min_double_encoded || found <= others) return 0;
+    const DoubleEncodedCount count = scan_double_encoded(utf8, nullptr);
+    if (count.found < k_min_double_encoded || count.found <= count.others) return 0;
     out.clear();
     out.reserve(utf8.size());
-    others = 0;
-    return scan_double_encoded(utf8, others, &out);
+    return scan_double_encoded(utf8, &out).found;
 }
 
 std::string prescan_meta_charset(std::string_view bytes) {
