@@ -123,11 +123,12 @@ MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "judge_model.inc"
 # gain or loss of a thousandth or two says little about what changed.
 PARAMS = dict(objective="squared", rounds=150, max_depth=2, learning_rate=0.1, reg_lambda=5.0, min_child_weight=3.0)
 FORCED = ["article", "listing", "product"]  # the page types that force each candidate
-# Each candidate is scored as it comes before auto leaves repeated passages out
-# and calls page furniture no_content: those steps follow the choice and treat
-# every candidate alike, and scored after them, the judge's examples (and so
-# the fit) moved with each change to them.
-UNFINISHED = ["--keep-repeated", "--keep-furniture"]
+# Each candidate is scored as it comes before auto leaves repeated passages out,
+# calls page furniture no_content and takes a declared article body instead:
+# those steps follow the choice and treat every candidate alike, and scored
+# after them, the judge's examples (and so the fit) moved with each change to
+# them.
+UNFINISHED = ["--keep-repeated", "--keep-furniture", "--no-declared-body"]
 
 
 def examples(pith, root, pages, fold_of):

@@ -240,6 +240,11 @@ struct ExtractOptions {
     // as no_content. With this, it is returned as found (auto's judge is
     // fitted on its candidates so). Never for readability, which returns it.
     bool keep_furniture = false;
+    // Where the page's JSON-LD declares its article's body and that body
+    // holds twice the text of the article auto found in the page (a paywall's
+    // teaser, the empty shell a script fills), auto takes it
+    // (strategies/declared.hpp). With this off, the page's article stays.
+    bool declared_body = true;
     // Site rules (pith/rules.hpp): the rule for the host of input.url applies,
     // or `rule` when given (a request's own). Both outlive the call.
     const rules::RuleSet* rules = nullptr;

@@ -259,6 +259,10 @@ constexpr OptionRow kRows[] = {
     top_bool_row<&E::repair_double_encoding>("repair_double_encoding", "passes",
                                              "restore text that was UTF-8, read as windows-1252 or Latin-1 and "
                                              "stored as UTF-8 again (\"â€™\" for \"’\"), where the page reads so"),
+    top_bool_row<&E::declared_body>("declared_body", "passes",
+                                    "auto: take the article body the page's JSON-LD declares where it holds twice "
+                                    "the text of the article found in the page (a paywall's teaser, a script's "
+                                    "empty shell)"),
     bool_row<&E::render, &RenderOptions::keep_classes>("keep_classes", "output",
                                                        "keep class attributes in the article HTML"),
     top_bool_row<&E::keep_repeated>("keep_repeated", "output",

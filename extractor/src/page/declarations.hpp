@@ -1,7 +1,9 @@
 // What a page says of itself in its markup rather than its text: the
-// schema.org @type values of its JSON-LD, its Open Graph type, its
-// canonical URL and a declared product's description. The page-type classifier reads them (classify/); they are
-// read during preparation, before the scripts that hold JSON-LD are removed.
+// schema.org @type values of its JSON-LD, its Open Graph type, its canonical
+// URL, a declared product's description and a declared article's body. The
+// page-type classifier reads them (classify/), auto the last two
+// (strategies/declared.hpp); they are read during preparation, before the
+// scripts that hold JSON-LD are removed.
 // Internal header.
 #pragma once
 
@@ -23,11 +25,19 @@ struct PageDeclarations {
     // collapsed); "" when none. Product pages often keep it in a tab the DOM
     // hides or fills by script.
     std::string product_description;
+    // The "articleBody" of the page's schema.org article (Article,
+    // NewsArticle, BlogPosting, a forum's first post...) as paragraphs of
+    // plain text, after its "description" where the body lacks that; empty
+    // when none, or when the JSON-LD declares several different bodies (an
+    // index of articles). A paywall, or a script that was never run, often
+    // keeps from the DOM the text declared here.
+    std::vector<std::string> article_body;
 };
 
 // One walk over the elements of `doc` as parsed. The JSON-LD is scanned for
 // its "@type" members as text, not parsed: a page's dozen scripts cost no
-// more than reading them. Only a script that declares a product is parsed.
+// more than reading them. Only a script that declares a product, or holds an
+// "articleBody", is parsed.
 [[nodiscard]] PageDeclarations read_declarations(const dom::Document& doc);
 
 }  // namespace pith::extract

@@ -1,9 +1,11 @@
 #include "strategies/declared.hpp"
 
+#include <limits>
 #include <string>
 #include <unordered_map>
 
 #include "dom/inner_text.hpp"
+#include "page/prep.hpp"
 
 namespace pith::extract {
 
@@ -33,6 +35,13 @@ std::unordered_map<std::string, int> word_counts(std::string_view s) {
     flush();
     return counts;
 }
+
+// A declared body is taken where it holds this many times the DOM article's
+// text, as the most accurate open extractors take it. Of the 66 pages of the
+// three corpora that declare one body, it is taken on one, a trafilatura-dev
+// page behind a paywall (3.9 times); on the others it holds at most 1.16
+// times the DOM article's text.
+constexpr double kDeclaredBodyFactor = 2.0;
 
 // Out of fold on wcxb-dev's product pages, appending when under half of the
 // description was there gained more than at 0.3 or 0.7.
@@ -66,6 +75,49 @@ bool add_declared_description(Attempt& chosen, std::string_view description) {
     dom::append_child(page, paragraph);
     chosen.text_length = dom::inner_text_length(chosen.content);
     return true;
+}
+
+std::optional<DeclaredBodyTaken> take_declared_body(StrategyRun& run, const std::vector<std::string>& body,
+                                                    const ExtractOptions& options) {
+    const std::size_t found = run.chosen ? run.chosen->text_length : 0;
+    std::size_t bytes = 0;
+    for (const std::string& paragraph : body) {
+        bytes += paragraph.size() + 1;
+    }
+    // Bytes are never fewer than UTF-16 units: a body too short by its bytes
+    // is too short by its text, and needs no article built to say so.
+    const auto too_short = [&](std::size_t length) {
+        return static_cast<double>(length) < kDeclaredBodyFactor * static_cast<double>(found) ||
+               length < options.passes.char_threshold;
+    };
+    if (body.empty() || too_short(bytes)) {
+        return std::nullopt;
+    }
+    Attempt attempt{dom::Document(64U * 1024U, options.runtime.block_cache)};
+    dom::Node* holder = attempt.doc.create_element(dom::Tag::div);
+    for (const std::string& paragraph : body) {
+        dom::Node* p = attempt.doc.create_element(dom::Tag::p);
+        dom::append_child(p, attempt.doc.create_text(paragraph));
+        dom::append_child(holder, p);
+    }
+    attempt.content = assemble_article(attempt.doc, {holder}, options.readability, PassFlags::none,
+                                       options.runtime.deadline);
+    if (attempt.content == nullptr) {
+        return std::nullopt;
+    }
+    attempt.text_length = dom::inner_text_length(attempt.content);
+    if (too_short(attempt.text_length)) {
+        return std::nullopt;
+    }
+    attempt.pass_index = std::numeric_limits<std::size_t>::max();  // no pass found it
+    if (run.chosen) {
+        attempt.dir = run.chosen->dir;
+    }
+    const DeclaredBodyTaken taken{attempt.text_length, found};
+    run.chosen.reset();
+    run.chosen.emplace(std::move(attempt));
+    run.status = Status::ok;
+    return taken;
 }
 
 }  // namespace pith::extract

@@ -105,6 +105,13 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
         if (options.strategy == Strategy::automatic && !options.keep_repeated && run.chosen) {
             article.decision += left_out(remove_repeated_blocks(*run.chosen), "repeated block", "repeated blocks");
         }
+        if (options.strategy == Strategy::automatic && options.declared_body) {
+            if (const auto taken = take_declared_body(run, page.declarations.article_body, options)) {
+                article.decision += "; the article body its JSON-LD declares was taken: " +
+                                    std::to_string(taken->declared) + " characters against " +
+                                    std::to_string(taken->found) + " found in the page";
+            }
+        }
         if (applied) {
             article.rule->outcome = rule->body.empty() ? "no_body" : "fell_back";
         }
