@@ -170,12 +170,13 @@ std::vector<std::string> body_paragraphs(std::string_view written) {
             lines.push_back(c == '\r' ? '\n' : c);
             continue;
         }
-        std::size_t name = i + 1 + (raw[i + 1] == '/' ? 1 : 0);
-        std::size_t end = name;
-        while (end < close && text::is_ascii_alnum(raw[end])) {
-            ++end;
+        const std::size_t name_start = i + 1 + (raw[i + 1] == '/' ? 1 : 0);
+        std::size_t name_end = name_start;
+        while (name_end < close && text::is_ascii_alnum(raw[name_end])) {
+            ++name_end;
         }
-        lines.push_back(breaks_paragraph(text::to_lower_ascii(raw.substr(name, end - name))) ? '\n' : ' ');
+        const std::string name = text::to_lower_ascii(raw.substr(name_start, name_end - name_start));
+        lines.push_back(breaks_paragraph(name) ? '\n' : ' ');
         i = close;
     }
     text::decode_character_references(lines);
