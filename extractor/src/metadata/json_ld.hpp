@@ -56,4 +56,26 @@ const nlohmann::json* find_json_ld_object(const nlohmann::json& parsed, Wanted&&
     return nullptr;
 }
 
+// Calls `visit` on every object of `parsed`, at any depth (an article in a
+// WebPage's mainEntity, in an array, in an @graph), in document order; at
+// most `max_visits` values are looked at.
+template <typename Visit>
+void for_each_json_ld_object(const nlohmann::json& parsed, Visit&& visit, std::size_t max_visits = 4096) {
+    std::vector<const nlohmann::json*> pending = {&parsed};
+    for (std::size_t visits = 0; !pending.empty() && visits < max_visits; ++visits) {
+        const nlohmann::json* value = pending.back();
+        pending.pop_back();
+        if (value->is_object()) {
+            visit(*value);
+        }
+        if (value->is_structured()) {
+            for (auto it = value->rbegin(); it != value->rend(); ++it) {
+                if (it->is_structured()) {
+                    pending.push_back(&*it);
+                }
+            }
+        }
+    }
+}
+
 }  // namespace pith::extract

@@ -242,34 +242,24 @@ std::vector<std::string> declared_article(const DeclaredBodies& bodies) {
 
 // Every articleBody that an article of the script declares, wherever it
 // nests (at its top, in an array, an @graph or a mainEntity), added to
-// `bodies`. The walk is iterative and bounded.
+// `bodies`.
 void read_article_bodies(std::string_view script, DeclaredBodies& bodies) {
-    constexpr std::size_t kMaxVisits = 4096;
     const nlohmann::json parsed = parse_json_ld(script);
     if (parsed.is_discarded()) {
         return;
     }
-    std::vector<const nlohmann::json*> pending = {&parsed};
-    for (std::size_t visits = 0; !pending.empty() && visits < kMaxVisits; ++visits) {
-        const nlohmann::json* value = pending.back();
-        pending.pop_back();
-        if (value->is_object() && declares_type(*value, is_article_type)) {
-            const auto body = value->find("articleBody");
-            if (body != value->end() && body->is_string() && !text::is_blank(body->get_ref<const std::string&>())) {
-                const auto description = value->find("description");
-                const bool described = description != value->end() && description->is_string();
-                bodies.add(body->get_ref<const std::string&>(),
-                           described ? std::string_view(description->get_ref<const std::string&>()) : "");
-            }
+    for_each_json_ld_object(parsed, [&bodies](const nlohmann::json& object) {
+        if (!declares_type(object, is_article_type)) {
+            return;
         }
-        if (value->is_structured()) {
-            for (auto it = value->rbegin(); it != value->rend(); ++it) {
-                if (it->is_structured()) {
-                    pending.push_back(&*it);
-                }
-            }
+        const auto body = object.find("articleBody");
+        if (body != object.end() && body->is_string() && !text::is_blank(body->get_ref<const std::string&>())) {
+            const auto description = object.find("description");
+            const bool described = description != object.end() && description->is_string();
+            bodies.add(body->get_ref<const std::string&>(),
+                       described ? std::string_view(description->get_ref<const std::string&>()) : "");
         }
-    }
+    });
 }
 
 }  // namespace
