@@ -189,5 +189,36 @@ TEST(PruneBlocks, EveryTextHasItsBlocksProbability) {
     EXPECT_GT(prose, menu);
 }
 
+std::array<double, kPageTypeCount> a_grid() {
+    std::array<double, kPageTypeCount> p{};
+    p[static_cast<std::size_t>(PageType::collection)] = 0.3;
+    p[static_cast<std::size_t>(PageType::listing)] = 0.3;
+    p[static_cast<std::size_t>(PageType::article)] = 0.4;
+    return p;
+}
+
+// A shop's grid: a heading, then cards whose name is a link, with a price.
+std::string shop_grid(int cards) {
+    std::string out = "<div id=r><h1>Kettles</h1><ul class=\"products\">";
+    for (int i = 1; i <= cards; ++i) {
+        out += "<li class=\"product-card\"><a href=\"/p/" + std::to_string(i) + "\">Stovetop kettle model " +
+               std::to_string(i) + "</a><span class=\"price\">$" + std::to_string(20 + i) + ".00</span></li>";
+    }
+    return out + "</ul></div>";
+}
+
+// On a page the classifier reads as a grid (collection and listing 0.6
+// together), the cut never takes more than half of the region's text: past
+// that, it would be taking the cards.
+TEST(PruneBlocks, OnAGridTheCutTakesAtMostHalfTheText) {
+    for (const int cards : {3, 12, 40}) {
+        dom::Document doc = test::parse_or_fail(shop_grid(cards));
+        dom::Node* region = doc.body()->first_child;
+        const std::size_t before = dom::inner_text(region).size();
+        prune_blocks(region, a_grid(), -1);
+        EXPECT_GE(2 * dom::inner_text(region).size(), before) << cards;
+    }
+}
+
 }  // namespace
 }  // namespace pith::extract
