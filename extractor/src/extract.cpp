@@ -48,6 +48,7 @@ void prepare_for_strategy(PreparedPage& page, const ExtractOptions& options) {
     }
     if (options.reveal_hidden) {
         page.revealed = reveal_hidden_content(page.doc, page.body_text_length);
+        page.revealed_panels = reveal_disclosed_panels(page.doc);
     }
     drop_unshown_text(page.doc, page.body_text_length);
 }

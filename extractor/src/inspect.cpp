@@ -159,7 +159,7 @@ Inspection inspect(std::string_view html_bytes, const ExtractOptions& options) {
         other.render.clean_text = true;
         Article article;
         try {
-            if (page && page->revealed > 0 && strategy == Strategy::readability) {
+            if (page && (page->revealed > 0 || page->revealed_panels > 0) && strategy == Strategy::readability) {
                 Article own_prepared;
                 std::optional<PreparedPage> own = prepare(other, own_prepared);
                 article = own ? article_from_page(*own, other, own_prepared) : own_prepared;

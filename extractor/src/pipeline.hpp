@@ -22,8 +22,9 @@ struct PageContext {
 // Step 4c of extract(), after classify(), for every strategy but readability:
 // with options.reveal_hidden, the hidden element holding most of the page's
 // text taken as shown (page/prep.hpp's reveal_hidden_content; page.revealed
-// says how many); then the text the reader never sees removed
-// (drop_unshown_text).
+// says how many), and the tab and expandable panels the page's own controls
+// open (reveal_disclosed_panels; page.revealed_panels); then the text the
+// reader never sees removed (drop_unshown_text).
 void prepare_for_strategy(PreparedPage& page, const ExtractOptions& options);
 
 // Steps 5 to 9 of extract() on `page` under `options`, continuing `article`

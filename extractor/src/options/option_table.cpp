@@ -254,8 +254,9 @@ constexpr OptionRow kRows[] = {
     // metadata and output
     top_bool_row<&E::disable_json_ld>("disable_json_ld", "metadata", "ignore JSON-LD metadata"),
     top_bool_row<&E::reveal_hidden>("reveal_hidden", "passes",
-                                    "take a hidden element holding two thirds of the page's text or more as shown "
-                                    "(content a script reveals); not for readability"),
+                                    "take a hidden element holding two thirds of the page's text or more, and the "
+                                    "tab and expandable panels the page's own controls open, as shown (content a "
+                                    "script reveals); not for readability"),
     top_bool_row<&E::repair_double_encoding>("repair_double_encoding", "passes",
                                              "restore text that was UTF-8, read as windows-1252 or Latin-1 and "
                                              "stored as UTF-8 again (\"â€™\" for \"’\"), where the page reads so"),

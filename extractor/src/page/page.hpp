@@ -48,8 +48,10 @@ struct PreparedPage {
     // Step 4b, classify/: what kind of page it is.
     std::optional<PageTypeDiagnostics> page_type;
     std::size_t body_text_length = 0;  // dom::inner_text_length(doc.body()), measured by classify's walk
-    // Step 4c: hidden elements taken as shown (page/prep.hpp's reveal_hidden_content).
+    // Step 4c: hidden elements taken as shown (page/prep.hpp's
+    // reveal_hidden_content, then reveal_disclosed_panels).
     std::size_t revealed = 0;
+    std::size_t revealed_panels = 0;
 };
 
 // Step 4: the site rule's removals, the readerable preflight on the page as

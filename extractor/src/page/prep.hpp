@@ -34,6 +34,22 @@ void prep_document(dom::Document& doc);
 // how many were revealed. `body_length` is dom::inner_text_length of the body.
 std::size_t reveal_hidden_content(dom::Document& doc, std::size_t body_length);
 
+// The panels a page sends hidden behind its own controls, which a reader opens
+// with a click: the tab panels (ARIA's tabpanel) besides the one shown, and
+// the hidden elements a tab or an expandable control (aria-expanded) names
+// in its aria-controls: a product's specifications, a service page's answers
+// by topic, a course list's descriptions. They are the page's content as much
+// as the panel shown: on wcxb-dev, 85% of the words of such panels outside
+// the site's navigation, header, footer and menus are in the annotated main
+// content, against 9% of those of hidden elements in all. Those inside that
+// furniture (a menu's drop-down) stay hidden. Out of fold, with the judge
+// refitted on it, the default strategy's word F1 went 0.8624 -> 0.8657 (31
+// pages up, 8 down; services 0.809 -> 0.819, documentation 0.923 -> 0.932;
+// the fold held aside 0.8739 -> 0.8757), trafilatura-dev's snippets as they
+// were. Each one's style, hidden and aria-hidden attributes are removed;
+// returns how many.
+std::size_t reveal_disclosed_panels(dom::Document& doc);
+
 // Text the page's reader never sees, which the strategies would otherwise
 // keep: elements with a CSS framework's screen-reader-only class (Bootstrap's
 // sr-only, WordPress's screen-reader-text, visually-hidden...: "Skip to

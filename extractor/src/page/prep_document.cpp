@@ -3,6 +3,7 @@
 // chains, <font>), plus comment removal.
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -267,6 +268,76 @@ std::size_t reveal_hidden_content(dom::Document& doc, std::size_t body_length) {
         doc.remove_attr(n, "aria-hidden");
         ++revealed;
         n = dom::next_element(n, body);
+    }
+    return revealed;
+}
+
+namespace {
+
+// ARIA's landmarks of the site's own furniture: a disclosure inside one is a
+// menu's drop-down, not a panel of the page's content.
+bool is_furniture_landmark(const Node* n) noexcept {
+    if (n->is(Tag::nav) || n->is(Tag::header) || n->is(Tag::footer) || n->is(Tag::aside)) {
+        return true;
+    }
+    constexpr std::string_view kRoles[] = {"navigation", "banner", "contentinfo", "complementary",
+                                           "menu",       "menubar", "dialog",     "alertdialog"};
+    const std::string_view role = n->attr("role");
+    return std::ranges::find(kRoles, role) != std::end(kRoles);
+}
+
+// The walk up from a disclosure stops after this many levels, so that a page
+// of many controls nested deep costs a bounded walk each.
+constexpr int kFurnitureLevels = 64;
+
+bool in_furniture(const Node* n, const Node* body) noexcept {
+    int level = 0;
+    for (const Node* up = n; up != nullptr && up != body && level < kFurnitureLevels; up = up->parent, ++level) {
+        if (up->is_element() && is_furniture_landmark(up)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// A control that opens a panel: a tab, or a button (or anything) that says
+// whether what it controls is expanded.
+bool is_disclosure(const Node* n) noexcept {
+    return n->attr("role") == "tab" || n->has_attr("aria-expanded");
+}
+
+}  // namespace
+
+std::size_t reveal_disclosed_panels(dom::Document& doc) {
+    Node* body = doc.body();
+    if (body == nullptr) {
+        return 0;
+    }
+    // The ids the page's disclosures control; the values are the document's.
+    std::vector<std::string_view> controlled;
+    for (Node* n = dom::next_element(body, body); n != nullptr; n = dom::next_element(n, body)) {
+        const std::string_view controls = n->attr("aria-controls");
+        if (!controls.empty() && is_disclosure(n) && !in_furniture(n, body)) {
+            text::for_each_token(controls, [&controlled](std::string_view id) {
+                controlled.push_back(id);
+                return false;
+            });
+        }
+    }
+    std::sort(controlled.begin(), controlled.end());
+    std::size_t revealed = 0;
+    for (Node* n = dom::next_element(body, body); n != nullptr; n = dom::next_element(n, body)) {
+        if (is_probably_visible(n)) {
+            continue;
+        }
+        const bool panel = n->attr("role") == "tabpanel" ||
+                           std::binary_search(controlled.begin(), controlled.end(), n->attr("id"));
+        if (panel && !in_furniture(n, body)) {
+            doc.remove_attr(n, "style");
+            doc.remove_attr(n, "hidden");
+            doc.remove_attr(n, "aria-hidden");
+            ++revealed;
+        }
     }
     return revealed;
 }

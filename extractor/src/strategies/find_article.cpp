@@ -91,6 +91,12 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
         if (page.revealed > 0 && options.strategy == Strategy::automatic) {
             article.decision += "; the hidden element holding most of the page's text was taken as shown";
         }
+        if (page.revealed_panels > 0 && options.strategy == Strategy::automatic) {
+            article.decision += "; " + std::to_string(page.revealed_panels) +
+                                (page.revealed_panels == 1 ? " hidden tab or expandable panel was"
+                                                           : " hidden tab or expandable panels were") +
+                                " taken as shown";
+        }
         if (options.strategy == Strategy::automatic && input.page_type == PageType::product && run.chosen) {
             article.decision += left_out(remove_customer_reviews(*run.chosen), "customer review", "customer reviews");
             if (add_declared_description(*run.chosen, page.declarations.product_description)) {
