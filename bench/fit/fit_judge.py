@@ -71,6 +71,15 @@ MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "judge_model.inc"
 # region's blocks, so such an article is all furniture to it): in sample
 # 0.922, out of fold 0.9427 and 0.8646 (folds 1-4 0.8601 -> 0.8611, held
 # aside 0.8715 -> 0.8793), Mozilla's pages 0.9548.
+# Refitted once grids' cuts were bounded (blocks.cpp's kGridCutShare): out of
+# fold 0.9424 and 0.8638, the fold held aside 0.8770, where the rule had given
+# 0.8661 on the judge before; once the pages' tab and expandable panels were
+# read as shown (page/prep.hpp) as well: 0.9417 and 0.8657 (0.8757), Mozilla's
+# pages 0.9498; once a grid's cut cards came back with the rest: 0.9414 and
+# 0.8655 (0.8762), Mozilla's pages 0.9513 (0.8662 before that refit). The
+# first two, each left out on the judge refitted on both, were worth what
+# they gave before their refits (0.0015 and 0.0033), and each refit took
+# 0.0007 to 0.0023 back elsewhere: the refits' noise is of that size.
 # Not better, on the candidates of the committed models (these settings:
 # wcxb-dev 0.860, trafilatura-dev 0.938 as scored here): one softmax over the
 # three candidates, each page weighed by what the wrong pick loses (0.856 to
