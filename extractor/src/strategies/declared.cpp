@@ -5,7 +5,6 @@
 #include <unordered_map>
 
 #include "dom/inner_text.hpp"
-#include "page/prep.hpp"
 
 namespace pith::extract {
 
@@ -93,20 +92,14 @@ std::optional<DeclaredBodyTaken> take_declared_body(StrategyRun& run, const std:
     if (body.empty() || too_short(bytes)) {
         return std::nullopt;
     }
-    Attempt attempt{dom::Document(64U * 1024U, options.runtime.block_cache)};
+    Attempt attempt = own_attempt(options);
     dom::Node* holder = attempt.doc.create_element(dom::Tag::div);
     for (const std::string& paragraph : body) {
         dom::Node* p = attempt.doc.create_element(dom::Tag::p);
         dom::append_child(p, attempt.doc.create_text(paragraph));
         dom::append_child(holder, p);
     }
-    attempt.content = assemble_article(attempt.doc, {holder}, options.readability, PassFlags::none,
-                                       options.runtime.deadline);
-    if (attempt.content == nullptr) {
-        return std::nullopt;
-    }
-    attempt.text_length = dom::inner_text_length(attempt.content);
-    if (too_short(attempt.text_length)) {
+    if (!assemble_attempt(attempt, {holder}, options, PassFlags::none) || too_short(attempt.text_length)) {
         return std::nullopt;
     }
     attempt.pass_index = std::numeric_limits<std::size_t>::max();  // no pass found it

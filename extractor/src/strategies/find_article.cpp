@@ -7,7 +7,6 @@
 
 #include "dom/inner_text.hpp"
 #include "page/page.hpp"
-#include "page/prep.hpp"
 #include "rules/site_rule.hpp"
 #include "rules/xpath.hpp"
 #include "strategies/declared.hpp"
@@ -32,19 +31,16 @@ std::string left_out(std::size_t count, std::string_view what, std::string_view 
 // an article when the rule prunes.
 StrategyRun rule_body_run(const std::vector<dom::Node*>& body, const ExtractOptions& options, bool prune) {
     StrategyRun run;
-    Attempt attempt{dom::Document(64U * 1024U, options.runtime.block_cache)};
+    Attempt attempt = own_attempt(options);
     std::vector<dom::Node*> blocks;
     blocks.reserve(body.size());
     for (const dom::Node* node : body) {
         blocks.push_back(attempt.doc.clone(node));
     }
-    attempt.content = assemble_article(attempt.doc, blocks, options.readability,
-                                       prune ? options.passes.flags : PassFlags::none, options.runtime.deadline);
-    if (attempt.content == nullptr) {
+    if (!assemble_attempt(attempt, blocks, options, prune ? options.passes.flags : PassFlags::none)) {
         run.stopped = Error{ErrorCode::deadline_exceeded, "deadline passed while cleaning the site rule's body"};
         return run;
     }
-    attempt.text_length = dom::inner_text_length(attempt.content);
     run.status = attempt.text_length > 0 ? Status::ok : Status::no_content;
     if (attempt.text_length > 0) {
         run.chosen.emplace(std::move(attempt));

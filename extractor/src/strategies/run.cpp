@@ -6,9 +6,21 @@
 
 #include "budget/budget.hpp"
 #include "dom/inner_text.hpp"
+#include "page/prep.hpp"
 #include "strategies/strategy.hpp"
 
 namespace pith::extract {
+
+Attempt own_attempt(const ExtractOptions& options) {
+    return Attempt{dom::Document(64U * 1024U, options.runtime.block_cache)};
+}
+
+bool assemble_attempt(Attempt& attempt, const std::vector<dom::Node*>& blocks, const ExtractOptions& options,
+                      PassFlags flags) {
+    attempt.content = assemble_article(attempt.doc, blocks, options.readability, flags, options.runtime.deadline);
+    attempt.text_length = attempt.content != nullptr ? dom::inner_text_length(attempt.content) : 0;
+    return attempt.content != nullptr;
+}
 
 std::size_t remove_from_article(Attempt& chosen, const std::vector<dom::Node*>& nodes) {
     for (dom::Node* node : nodes) {

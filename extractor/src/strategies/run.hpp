@@ -29,6 +29,17 @@ struct Attempt {
     double runner_up_ratio = 0.0;
 };
 
+// An article no pass found (a site rule's body, the body a page declares):
+// an empty document of its own, which the caller fills with the article's
+// blocks before assemble_attempt.
+[[nodiscard]] Attempt own_attempt(const ExtractOptions& options);
+
+// Assembles `attempt`'s article from `blocks`, elements of its own document,
+// cleaned as `flags` say, and measures its text. False when the deadline
+// passed first (no content then).
+[[nodiscard]] bool assemble_attempt(Attempt& attempt, const std::vector<dom::Node*>& blocks,
+                                    const ExtractOptions& options, PassFlags flags);
+
 // Detaches `nodes` (none inside another) from `chosen`'s article and
 // measures its text again: what a step that leaves parts of the chosen
 // article out ends with. Returns how many went.
