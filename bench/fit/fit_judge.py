@@ -80,6 +80,14 @@ MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "judge_model.inc"
 # first two, each left out on the judge refitted on both, were worth what
 # they gave before their refits (0.0015 and 0.0033), and each refit took
 # 0.0007 to 0.0023 back elsewhere: the refits' noise is of that size.
+# The region whole (unpruned) as a fourth candidate, with a third regression
+# over the same features (a lab build forcing it; as scored here, on the
+# committed candidates: wcxb-dev 0.8586, held aside 0.8688, trafilatura-dev
+# 0.9385): 0.8605, but its gain was the held-aside fold's (0.8762; the folds
+# tuned on 0.8562 -> 0.8568) and trafilatura-dev fell to 0.9363; with its
+# predicted gain lowered by 0.03 to 0.2, or its margin 0.3 to 0.5 x
+# p_article, 0.8582 to 0.8597 and trafilatura-dev 0.9379 to 0.9385. Choosing
+# the best of the four would give 0.894 (0.888 of three). Not built.
 # Not better, on the candidates of the committed models (these settings:
 # wcxb-dev 0.860, trafilatura-dev 0.938 as scored here): one softmax over the
 # three candidates, each page weighed by what the wrong pick loses (0.856 to
