@@ -29,6 +29,9 @@ namespace pith::extract {
 [[nodiscard]] bool is_heading(const dom::Node* node) noexcept;
 // _isPhrasingContent.
 [[nodiscard]] bool is_phrasing_content(const dom::Node* node) noexcept;
+// pith's own: the ARIA roles of the site's furniture around the content
+// (banner, contentinfo, navigation, complementary, search, dialogs, menus).
+[[nodiscard]] bool is_furniture_role(std::string_view role) noexcept;
 // pith's own: elements that flow inside a line (and any outside HTML's
 // namespace), whose text belongs to the block around them.
 [[nodiscard]] bool is_inline_element(const dom::Node* node) noexcept;

@@ -3,7 +3,6 @@
 // chains, <font>), plus comment removal.
 #include <algorithm>
 #include <array>
-#include <iterator>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -274,16 +273,11 @@ std::size_t reveal_hidden_content(dom::Document& doc, std::size_t body_length) {
 
 namespace {
 
-// ARIA's landmarks of the site's own furniture: a disclosure inside one is a
-// menu's drop-down, not a panel of the page's content.
+// The site's own furniture: a disclosure inside it is a menu's drop-down,
+// not a panel of the page's content.
 bool is_furniture_landmark(const Node* n) noexcept {
-    if (n->is(Tag::nav) || n->is(Tag::header) || n->is(Tag::footer) || n->is(Tag::aside)) {
-        return true;
-    }
-    constexpr std::string_view kRoles[] = {"navigation", "banner", "contentinfo", "complementary",
-                                           "menu",       "menubar", "dialog",     "alertdialog"};
-    const std::string_view role = n->attr("role");
-    return std::ranges::find(kRoles, role) != std::end(kRoles);
+    return n->is(Tag::nav) || n->is(Tag::header) || n->is(Tag::footer) || n->is(Tag::aside) ||
+           is_furniture_role(n->attr("role"));
 }
 
 // The walk up from a disclosure stops after this many levels, so that a page
@@ -313,8 +307,11 @@ std::size_t reveal_disclosed_panels(dom::Document& doc) {
     if (body == nullptr) {
         return 0;
     }
-    // The ids the page's disclosures control; the values are the document's.
+    // One walk: the ids the page's disclosures control (the values are the
+    // document's), and the hidden elements that could be their panels, as a
+    // control may come after its panel.
     std::vector<std::string_view> controlled;
+    std::vector<Node*> hidden;
     for (Node* n = dom::next_element(body, body); n != nullptr; n = dom::next_element(n, body)) {
         const std::string_view controls = n->attr("aria-controls");
         if (!controls.empty() && is_disclosure(n) && !in_furniture(n, body)) {
@@ -323,13 +320,13 @@ std::size_t reveal_disclosed_panels(dom::Document& doc) {
                 return false;
             });
         }
+        if (!is_probably_visible(n) && (n->has_attr("id") || n->attr("role") == "tabpanel")) {
+            hidden.push_back(n);
+        }
     }
     std::sort(controlled.begin(), controlled.end());
     std::size_t revealed = 0;
-    for (Node* n = dom::next_element(body, body); n != nullptr; n = dom::next_element(n, body)) {
-        if (is_probably_visible(n)) {
-            continue;
-        }
+    for (Node* n : hidden) {
         const bool panel = n->attr("role") == "tabpanel" ||
                            std::binary_search(controlled.begin(), controlled.end(), n->attr("id"));
         if (panel && !in_furniture(n, body)) {

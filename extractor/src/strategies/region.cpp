@@ -33,22 +33,6 @@ using dom::Tag;
 // the page put only a part of its content in <main>.
 constexpr double kMainShare = 0.3;
 
-// Menu items, list boxes and their options (a filter's hundreds of languages,
-// say) were tried here too: out of fold on wcxb-dev 0.861 -> 0.863 after
-// `make refit`, but trafilatura-dev's snippet F1 out of fold 0.9430 -> 0.9398
-// (under issue 24's 0.941) and confidence's least-sure tenth 0.508 -> 0.439 of
-// the bad pages. Not kept.
-bool is_furniture_role(std::string_view role) noexcept {
-    constexpr std::string_view kRoles[] = {"banner", "contentinfo", "navigation", "complementary", "search",
-                                           "dialog", "alertdialog", "menu", "menubar"};
-    for (const std::string_view r : kRoles) {
-        if (role == r) {
-            return true;
-        }
-    }
-    return false;
-}
-
 // A <header> inside an <article> or a <section> heads that part, as the HTML
 // accessibility mapping reads it (a banner landmark only when scoped to the
 // body): a listing's cards put their headline and summary in one. (Footers go
