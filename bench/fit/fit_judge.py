@@ -149,19 +149,20 @@ MODEL_FILE = REPO / "extractor" / "src" / "strategies" / "judge_model.inc"
 # 0.646 against 0.643): there is little to steady there.
 # Once grids' cuts were bounded, their cards kept and the pages' panels shown,
 # the pruned region kept wherever the classifier's likeliest type is
-# collection or service, whatever the judge predicts (a lab build, this judge):
-# wcxb-dev 0.8655 -> 0.8678 out of fold (collections 0.688 -> 0.705, the fold
-# held aside 0.8762 -> 0.8804), trafilatura-dev 0.9414 -> 0.9415, Mozilla's
-# pages 0.9513 -> 0.9523; with listings as well 0.8690 but trafilatura-dev
-# 0.9386; documentation, forum or product alone -0.0003 to +0.0001; the region
-# on every page 0.8681, trafilatura-dev 0.9139. The judge fitted without the
-# pages the rule decides: 0.861 against 0.860 as scored here, trafilatura-dev
-# 0.937 against 0.938. Not built: the confidence refitted on its answers held
-# 0.376 of the bad pages in its least-sure 10% (0.424 over ten other splits,
-# where it held 0.411 and 0.448), and 0.391 (0.405) with collections alone,
-# under confidence_fit's 0.41. The rule lifts pages that were bad and flagged
-# (an article taken on a grid) to middling ones, and the ones it leaves under
-# 0.5 the confidence does not find: it needs a signal for those first.
+# collection or service, whatever the judge predicts (REGION_TYPES, auto.cpp's
+# region_whatever_the_judge; this judge): wcxb-dev 0.8655 -> 0.8678 out of
+# fold (collections 0.688 -> 0.705, the fold held aside 0.8762 -> 0.8804),
+# trafilatura-dev 0.9414 -> 0.9415, Mozilla's pages 0.9513 -> 0.9523; with
+# listings as well 0.8690 but trafilatura-dev 0.9386; documentation, forum or
+# product alone -0.0003 to +0.0001; the region on every page 0.8681,
+# trafilatura-dev 0.9139. The judge fitted without the pages the rule decides:
+# 0.861 against 0.860 as scored here, trafilatura-dev 0.937 against 0.938. The
+# confidence refitted on its answers held 0.376 of the bad pages in its
+# least-sure 10% (0.424 over ten other splits, where it held 0.411 and 0.448),
+# 0.391 (0.405) with collections alone: the rule lifts pages that were bad and
+# flagged (an article taken on a grid) to middling ones. It went in once the
+# confidence read a returned region's agreement with the article instead of the
+# strategies' with each other (fit_confidence.py).
 # Simulated on the answers' lines, on top of that rule: the article replaced by
 # the pruned region from the article's first line to its last, wcxb-dev
 # 0.8678 -> 0.8710 (held aside 0.8804 -> 0.8813) but trafilatura-dev 0.9412 ->
@@ -222,11 +223,20 @@ def trafilatura_examples(pith, root):
 MARGIN = 0.12  # auto.cpp's kArticleMargin: a region must be predicted this much better, times p_article
 
 
-def choose(gains, p_article, margin=MARGIN, floor=0.0):
+# auto.cpp's region_whatever_the_judge: where the page-type model finds one of
+# these likeliest, the region is kept whatever the judge predicts.
+REGION_TYPES = ("collection", "service")
+
+
+def choose(gains, probabilities, margin=MARGIN, floor=0.0):
     """The candidate each row's predicted gains pick: 0 article, 1 region, 2 cleaned.
-    A region is kept when predicted better by more than floor + margin x p_article."""
-    needed = floor + margin * p_article
-    return np.where(np.maximum(gains[:, 0], gains[:, 1]) <= needed, 0, np.where(gains[:, 0] >= gains[:, 1], 1, 2))
+    A region is kept when predicted better by more than floor + margin x p_article,
+    and always where the likeliest type is one of REGION_TYPES."""
+    needed = floor + margin * probabilities[:, 0]
+    judged = np.where(np.maximum(gains[:, 0], gains[:, 1]) <= needed, 0, np.where(gains[:, 0] >= gains[:, 1], 1, 2))
+    likeliest = np.argmax(probabilities, axis=1)
+    region_typed = np.isin(likeliest, [wcxb.TYPES.index(t) for t in REGION_TYPES]) & (probabilities.sum(axis=1) > 0)
+    return np.where(region_typed, 1, judged)
 
 
 def main():
@@ -269,8 +279,8 @@ def main():
             booster = Booster(**PARAMS).fit(X[train], gain[train])
             models[target].append(booster)
             out_of_fold[~train, target] = booster.predict(X[~train])
-    picked = {r[0]: r[4][c] for r, c in zip(judged, choose(out_of_fold, X[:, 0]))}
-    picked_in = {r[0]: r[4][c] for r, c in zip(judged, choose(in_sample, X[:, 0]))}
+    picked = {r[0]: r[4][c] for r, c in zip(judged, choose(out_of_fold, X[:, :7]))}
+    picked_in = {r[0]: r[4][c] for r, c in zip(judged, choose(in_sample, X[:, :7]))}
     mean = lambda values: float(np.mean(values)) if len(values) else 0.0  # noqa: E731
     print(f"wcxb-dev: {len(rows)} pages, trafilatura-dev: {len(traf)}; the candidates' scores (word F1; "
           "trafilatura-dev: snippets right) and the judge's choice:")
@@ -285,7 +295,7 @@ def main():
     # (fold 0, sha256 of the domain % 5 == 0) is reported on its own.
     print("margins: wcxb-dev (tuning folds 1-4 / held-aside fold 0), trafilatura-dev, wcxb-dev by type")
     for floor, margin in ((0.0, 0.0), (0.0, 0.06), (0.0, 0.12), (0.0, 0.2), (0.06, 0.06), (0.1, 0.0)):
-        pk = {r[0]: r[4][c] for r, c in zip(judged, choose(out_of_fold, X[:, 0], margin, floor))}
+        pk = {r[0]: r[4][c] for r, c in zip(judged, choose(out_of_fold, X[:, :7], margin, floor))}
         tuned = mean([pk.get(r[0], r[4][0]) for r in rows if r[2] != 0])
         held = mean([pk.get(r[0], r[4][0]) for r in rows if r[2] == 0])
         print(f"{floor} + {margin} x p_article: wcxb {mean([pk.get(r[0], r[4][0]) for r in rows]):.3f} "

@@ -242,6 +242,11 @@ struct Article {
     // returned (its text weighed by the probability that its block of the
     // region is content); none when the region was not a candidate.
     std::optional<double> answer_block_f1;
+    // auto only, when it returned a region and found an article beside it:
+    // the share of the region's text the article holds, and of the article's
+    // text the region holds (the confidence reads these as its agreement).
+    std::optional<double> answer_in_article;
+    std::optional<double> article_in_answer;
     // What the confidence was computed from, by confidence_feature_names();
     // empty when there is no article.
     std::vector<double> confidence_features;

@@ -34,7 +34,7 @@ constexpr std::array<std::string_view, kConfidenceFeatureCount> kFeatureNames = 
     "log_paragraphs",    // ln(1 + paragraphs of 80+ characters)
     "prose_share",       // their text / article text
     "removed_share",     // auto: boilerplate removed / article text before
-    "agreement",         // auto: the smaller of the two held shares
+    "agreement",         // auto: the smaller held share (the two articles', or a returned region's and the article's)
     "coverage",          // auto: the larger
     "kept_fitness",      // auto: 0 or 1
     "length_disparity",  // auto: |ln((1 + readability's text) / (1 + fitness's))|
@@ -117,8 +117,17 @@ ConfidenceFeatures confidence_features(const ConfidenceInputs& in) noexcept {
         shape.lines == 0 ? 0.0 : std::log1p(static_cast<double>(shape.words) / static_cast<double>(shape.lines));
     if (in.strategy == Strategy::automatic) {
         f[removed_share] = share(in.removed_text, in.text_length + in.removed_text);
-        f[agreement] = std::min(in.readability_in_fitness, in.fitness_in_readability);
-        f[coverage] = std::max(in.readability_in_fitness, in.fitness_in_readability);
+        // The agreement is the answer's with what else was found: the two
+        // strategies' articles with each other, or a region returned with
+        // their article. Where a region is returned, the strategies agreeing
+        // on an article says little of it: a grid's description or a service
+        // page's longest section is found alike by both, and the region
+        // holding far more than that is where its bad answers are.
+        const bool region_returned = in.answer_in_article && in.article_in_answer;
+        const double one_way = region_returned ? *in.answer_in_article : in.readability_in_fitness;
+        const double other_way = region_returned ? *in.article_in_answer : in.fitness_in_readability;
+        f[agreement] = std::min(one_way, other_way);
+        f[coverage] = std::max(one_way, other_way);
         f[kept_fitness] = in.kept_fitness ? 1.0 : 0.0;
         f[length_disparity] = std::abs(log1p_size(in.readability_length) - log1p_size(in.fitness_length));
         if (in.judge_features.size() == kJudgeFeatureCount) {

@@ -170,6 +170,13 @@ bool keeps_region(PageType type) noexcept {
     return false;
 }
 
+// The kinds of page where auto keeps the region whatever the judge predicts,
+// when the page-type model finds them likeliest: a category grid's cards and
+// a service page's sections are the page's main region.
+bool region_whatever_the_judge(PageType likeliest) noexcept {
+    return likeliest == PageType::collection || likeliest == PageType::service;
+}
+
 std::string percent(double share) { return std::to_string(static_cast<int>(share * 100.0 + 0.5)) + "%"; }
 
 // readability's and fitness's articles, with the boilerplate both keep
@@ -339,6 +346,11 @@ CandidateChoice choose_candidate(const PassInput& input, const ArticleChoice& ch
     const auto points = [](double gain) { return std::to_string(static_cast<int>(std::lround(gain * 100.0))); };
     const std::string predicted = "the judge predicts " + points(verdict->region_gain) + " points of word F1 for the "
                                   "region, " + points(verdict->cleaned_gain) + " for the cleaned region";
+    if (region_whatever_the_judge(input.page_type)) {
+        article.decision = (region_or_cleaned == Candidate::region ? "region kept: " : "cleaned region kept: ") +
+                           std::string("a ") + type + " page's content is its main region (" + predicted + ")";
+        return picked(region_or_cleaned);
+    }
     // A region must be predicted better by a margin that grows with how much
     // the page looks like an article: where the judge is unsure, the article
     // is what readers of an article want, while on a page unlike one the
@@ -565,6 +577,11 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
         }
     }
     article.answer_block_f1 = chosen.block_f1[static_cast<std::size_t>(taken)];
+    if (taken != Candidate::article && choice.profile) {
+        const ArticleProfile& returned = taken == Candidate::cleaned ? *cleaned.profile : *region.profile;
+        article.answer_in_article = share_held(returned, *choice.profile);
+        article.article_in_answer = share_held(*choice.profile, returned);
+    }
     if (taken != Candidate::article) {  // the article's outcome and removals are choose_article's
         for (StrategyOutcome& other : article.strategies) {
             other.kept = false;

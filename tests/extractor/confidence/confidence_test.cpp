@@ -172,6 +172,58 @@ TEST(Confidence, FeaturesAreTheSignalsAsDocumented) {
                                                      names.begin())], 0.5);
 }
 
+TEST(Confidence, AReturnedRegionAgreesOrNotWithTheArticleNotTheStrategiesWithEachOther) {
+    ConfidenceInputs in;
+    in.strategy = Strategy::automatic;
+    in.text_length = 3000;
+    in.readability_in_fitness = 1.0;  // both strategies took the same article...
+    in.fitness_in_readability = 1.0;
+    in.kept_region = true;
+    in.answer_in_article = 0.1;  // ...and the region returned holds ten times its text
+    in.article_in_answer = 1.0;
+    const auto names = pith::extract::confidence_feature_names();
+    const auto index = [&](std::string_view name) {
+        return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    };
+    const auto region = pith::extract::confidence_features(in);
+    EXPECT_DOUBLE_EQ(region[index("agreement")], 0.1);
+    EXPECT_DOUBLE_EQ(region[index("coverage")], 1.0);
+    in.kept_region = false;  // the article returned: the strategies' shares again
+    in.answer_in_article.reset();
+    in.article_in_answer.reset();
+    const auto article = pith::extract::confidence_features(in);
+    EXPECT_DOUBLE_EQ(article[index("agreement")], 1.0);
+    EXPECT_DOUBLE_EQ(article[index("coverage")], 1.0);
+}
+
+TEST(Confidence, AutoReturningARegionBesideAnArticleRecordsTheirShares) {
+    // A page whose article is one paragraph of a grid's region, taken for a
+    // collection and so answered with the region.
+    std::string cards;
+    for (int i = 1; i <= 24; ++i) {
+        cards += "<li class=\"product\"><a href=\"/p/" + std::to_string(i) + "\">Shoe model " + std::to_string(i) +
+                 "</a><span class=\"price\">$" + std::to_string(80 + i) + ".00</span><button>Add to cart</button>"
+                 "</li>";
+    }
+    const std::string page =
+        "<html><head><title>Running shoes</title><link rel=\"canonical\" href=\"https://example.org/shop/"
+        "running-shoes\"></head><body><nav><a href=\"/\">Shop</a></nav><main><h1>Running shoes</h1><div "
+        "class=\"category-description\"><p>Road and trail shoes for every distance, from light racers to "
+        "cushioned trainers, all with free returns within thirty days of delivery.</p></div><div class=\"filters\">"
+        "Sort by</div><ul class=\"products grid\">" + cards + "</ul></main><footer>Copyright line</footer></body>"
+        "</html>";
+    const Article article = run(page);
+    ASSERT_EQ(article.status, Status::ok);
+    ASSERT_TRUE(article.answer_in_article.has_value()) << article.decision;
+    ASSERT_TRUE(article.article_in_answer.has_value());
+    EXPECT_EQ(article.decision.rfind("region kept", 0), 0U) << article.decision;
+    EXPECT_LT(*article.answer_in_article, 0.5) << "the description is a small part of the grid";
+    EXPECT_GT(*article.article_in_answer, 0.9) << "the region holds the description";
+    const auto names = pith::extract::confidence_feature_names();
+    const auto agreement = static_cast<std::size_t>(std::find(names.begin(), names.end(), "agreement") - names.begin());
+    EXPECT_DOUBLE_EQ(article.confidence_features[agreement], *article.answer_in_article);
+}
+
 TEST(Confidence, ContentShapeReadsBlocksAsLines) {
     // Five lines: a sentence, a short line with a digit, the same short line
     // again, a list item of two inline parts, and a heading; the <div>'s own
