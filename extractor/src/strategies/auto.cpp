@@ -172,7 +172,10 @@ bool keeps_region(PageType type) noexcept {
 
 // The kinds of page where auto keeps the region whatever the judge predicts,
 // when the page-type model finds them likeliest: a category grid's cards and
-// a service page's sections are the page's main region.
+// a service page's sections are the page's main region, and the judge, which
+// learns mostly from articles, kept the article there where it predicted the
+// region no better, and lost (the figures: bench/fit/fit_judge.py). It is
+// still asked, for the confidence reads what it predicted.
 bool region_whatever_the_judge(PageType likeliest) noexcept {
     return likeliest == PageType::collection || likeliest == PageType::service;
 }
