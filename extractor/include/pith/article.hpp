@@ -169,6 +169,13 @@ struct TitleCandidateDiagnostics {
     std::vector<double> features;
 };
 
+// The share of a region's text that an article holds, and of the article's
+// text that the region holds.
+struct RegionArticleShares {
+    double region_in_article = 0.0;
+    double article_in_region = 0.0;
+};
+
 struct Article {
     // Readability.js field names and meanings.
     std::optional<std::string> title;
@@ -243,10 +250,9 @@ struct Article {
     // region is content); none when the region was not a candidate.
     std::optional<double> answer_block_f1;
     // auto only, when it returned a region and found an article beside it:
-    // the share of the region's text the article holds, and of the article's
-    // text the region holds (the confidence reads these as its agreement).
-    std::optional<double> answer_in_article;
-    std::optional<double> article_in_answer;
+    // how much of each one's text the other holds (the confidence reads these
+    // as its agreement).
+    std::optional<RegionArticleShares> region_article_shares;
     // What the confidence was computed from, by confidence_feature_names();
     // empty when there is no article.
     std::vector<double> confidence_features;

@@ -123,9 +123,9 @@ ConfidenceFeatures confidence_features(const ConfidenceInputs& in) noexcept {
         // on an article says little of it: a grid's description or a service
         // page's longest section is found alike by both, and the region
         // holding far more than that is where its bad answers are.
-        const bool region_returned = in.answer_in_article && in.article_in_answer;
-        const double one_way = region_returned ? *in.answer_in_article : in.readability_in_fitness;
-        const double other_way = region_returned ? *in.article_in_answer : in.fitness_in_readability;
+        const std::optional<RegionArticleShares>& region = in.region_article_shares;
+        const double one_way = region ? region->region_in_article : in.readability_in_fitness;
+        const double other_way = region ? region->article_in_region : in.fitness_in_readability;
         f[agreement] = std::min(one_way, other_way);
         f[coverage] = std::max(one_way, other_way);
         f[kept_fitness] = in.kept_fitness ? 1.0 : 0.0;

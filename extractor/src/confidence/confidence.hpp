@@ -48,10 +48,7 @@ struct ConfidenceInputs {
     bool kept_region = false;          // the candidate auto returned
     bool kept_cleaned_region = false;
     double answer_block_f1 = 0.0;      // what the block model expects of it, 0 when the region was no candidate
-    // When a region was returned beside an article: the share of each one's
-    // text the other holds (Article::answer_in_article, article_in_answer).
-    std::optional<double> answer_in_article;
-    std::optional<double> article_in_answer;
+    std::optional<RegionArticleShares> region_article_shares;  // Article's
 };
 
 using ConfidenceFeatures = std::array<double, kConfidenceFeatureCount>;

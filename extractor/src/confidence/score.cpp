@@ -59,8 +59,7 @@ void score_confidence(const Attempt& chosen, std::size_t page_text_length, const
     inputs.region_gain = article.region_gain.value_or(0.0);
     inputs.cleaned_region_gain = article.cleaned_region_gain.value_or(0.0);
     inputs.answer_block_f1 = article.answer_block_f1.value_or(0.0);
-    inputs.answer_in_article = article.answer_in_article;
-    inputs.article_in_answer = article.article_in_answer;
+    inputs.region_article_shares = article.region_article_shares;
     const ConfidenceFeatures features = confidence_features(inputs);
     const ConfidenceEstimate estimate = confidence_from(inputs.strategy, features);
     article.confidence = estimate.probability;

@@ -80,4 +80,17 @@ private:
     std::vector<const Node*> ends_;  // nullptr: the subtree ends with the walk
 };
 
+// Whether `from`, or one of its ancestors below `stop`, satisfies `pred`,
+// looking at `levels` nodes at most: for questions asked of a few nodes, where
+// a page nested thousands deep must still cost a bounded walk each.
+template <typename Pred>
+bool within_ancestors(const Node* from, const Node* stop, int levels, Pred pred) {
+    for (int level = 0; from != nullptr && from != stop && level < levels; from = from->parent, ++level) {
+        if (pred(from)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace pith::dom

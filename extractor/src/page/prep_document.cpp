@@ -12,6 +12,7 @@
 #include "page/predicates.hpp"
 #include "page/prep.hpp"
 #include "dom/inner_text.hpp"
+#include "dom/walk.hpp"
 #include "text/text.hpp"
 
 namespace pith::extract {
@@ -285,13 +286,8 @@ bool is_furniture_landmark(const Node* n) noexcept {
 constexpr int kFurnitureLevels = 64;
 
 bool in_furniture(const Node* n, const Node* body) noexcept {
-    int level = 0;
-    for (const Node* up = n; up != nullptr && up != body && level < kFurnitureLevels; up = up->parent, ++level) {
-        if (up->is_element() && is_furniture_landmark(up)) {
-            return true;
-        }
-    }
-    return false;
+    return dom::within_ancestors(n, body, kFurnitureLevels,
+                                 [](const Node* up) { return up->is_element() && is_furniture_landmark(up); });
 }
 
 // A control that opens a panel: a tab, or a button (or anything) that says

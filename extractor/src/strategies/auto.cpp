@@ -267,6 +267,15 @@ struct RegionFacts {
     double content_bytes = 0.0;
 };
 
+std::string_view candidate_name(Candidate candidate) noexcept {
+    switch (candidate) {
+    case Candidate::article: return "article";
+    case Candidate::region: return "region";
+    case Candidate::cleaned: return "cleaned region";
+    }
+    return "";
+}
+
 // The candidate auto returns when the page type was forced or no judge was
 // fitted: the pruned region where the type's content is the main region, the
 // cleaned region for a product, else the article.
@@ -350,8 +359,8 @@ CandidateChoice choose_candidate(const PassInput& input, const ArticleChoice& ch
     const std::string predicted = "the judge predicts " + points(verdict->region_gain) + " points of word F1 for the "
                                   "region, " + points(verdict->cleaned_gain) + " for the cleaned region";
     if (region_whatever_the_judge(input.page_type)) {
-        article.decision = (region_or_cleaned == Candidate::region ? "region kept: " : "cleaned region kept: ") +
-                           std::string("a ") + type + " page's content is its main region (" + predicted + ")";
+        article.decision = std::string(candidate_name(region_or_cleaned)) + " kept: a " + type +
+                           " page's content is its main region (" + predicted + ")";
         return picked(region_or_cleaned);
     }
     // A region must be predicted better by a margin that grows with how much
@@ -372,7 +381,7 @@ CandidateChoice choose_candidate(const PassInput& input, const ArticleChoice& ch
         return picked(Candidate::article);
     }
     const Candidate pick = verdict->region_gain >= verdict->cleaned_gain ? region_or_cleaned : Candidate::cleaned;
-    article.decision = (pick == Candidate::region ? "region kept: " : "cleaned region kept: ") + predicted;
+    article.decision = std::string(candidate_name(pick)) + " kept: " + predicted;
     return picked(pick);
 }
 
@@ -455,15 +464,6 @@ std::optional<std::pair<RegionCandidate, RegionCandidate>> measure_regions(const
         cleaned.profile = profile_of(run.chosen->content);
     }
     return std::pair{std::move(whole), std::move(cleaned)};
-}
-
-std::string_view candidate_name(Candidate candidate) noexcept {
-    switch (candidate) {
-    case Candidate::article: return "article";
-    case Candidate::region: return "region";
-    case Candidate::cleaned: return "cleaned region";
-    }
-    return "";
 }
 
 // Whether the article of `run` is what extract() drops as no article: no
@@ -582,8 +582,8 @@ StrategyRun run_auto(const dom::Document& prepared, const ExtractOptions& option
     article.answer_block_f1 = chosen.block_f1[static_cast<std::size_t>(taken)];
     if (taken != Candidate::article && choice.profile) {
         const ArticleProfile& returned = taken == Candidate::cleaned ? *cleaned.profile : *region.profile;
-        article.answer_in_article = share_held(returned, *choice.profile);
-        article.article_in_answer = share_held(*choice.profile, returned);
+        article.region_article_shares =
+            RegionArticleShares{share_held(returned, *choice.profile), share_held(*choice.profile, returned)};
     }
     if (taken != Candidate::article) {  // the article's outcome and removals are choose_article's
         for (StrategyOutcome& other : article.strategies) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "dom/inner_text.hpp"
+#include "dom/walk.hpp"
 #include "page/predicates.hpp"
 #include "page/prep.hpp"
 #include "strategies/strategy.hpp"
@@ -42,14 +43,8 @@ constexpr double kMainShare = 0.3;
 constexpr int kSectionLevels = 64;
 
 bool is_sectioned(const Node* node, const Node* region) noexcept {
-    int level = 0;
-    for (const Node* up = node->parent; up != nullptr && up != region && level < kSectionLevels;
-         up = up->parent, ++level) {
-        if (up->is(Tag::article) || up->is(Tag::section)) {
-            return true;
-        }
-    }
-    return false;
+    return dom::within_ancestors(node->parent, region, kSectionLevels,
+                                 [](const Node* up) { return up->is(Tag::article) || up->is(Tag::section); });
 }
 
 bool is_furniture(const Node* node, const Node* region) noexcept {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "feature_named.hpp"
 #include "pith/extract.hpp"
 #include "survey_prose.hpp"
 
@@ -14,6 +15,7 @@ namespace {
 
 using pith::extract::Article;
 using pith::extract::ConfidenceInputs;
+using pith::extract::RegionArticleShares;
 using pith::extract::ExtractOptions;
 using pith::extract::Status;
 using pith::extract::Strategy;
@@ -179,21 +181,16 @@ TEST(Confidence, AReturnedRegionAgreesOrNotWithTheArticleNotTheStrategiesWithEac
     in.readability_in_fitness = 1.0;  // both strategies took the same article...
     in.fitness_in_readability = 1.0;
     in.kept_region = true;
-    in.answer_in_article = 0.1;  // ...and the region returned holds ten times its text
-    in.article_in_answer = 1.0;
+    in.region_article_shares = RegionArticleShares{0.1, 1.0};  // ...and the region returned holds ten times more
     const auto names = pith::extract::confidence_feature_names();
-    const auto index = [&](std::string_view name) {
-        return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-    };
     const auto region = pith::extract::confidence_features(in);
-    EXPECT_DOUBLE_EQ(region[index("agreement")], 0.1);
-    EXPECT_DOUBLE_EQ(region[index("coverage")], 1.0);
+    EXPECT_DOUBLE_EQ(pith::test::feature_named(region, names, "agreement"), 0.1);
+    EXPECT_DOUBLE_EQ(pith::test::feature_named(region, names, "coverage"), 1.0);
     in.kept_region = false;  // the article returned: the strategies' shares again
-    in.answer_in_article.reset();
-    in.article_in_answer.reset();
+    in.region_article_shares.reset();
     const auto article = pith::extract::confidence_features(in);
-    EXPECT_DOUBLE_EQ(article[index("agreement")], 1.0);
-    EXPECT_DOUBLE_EQ(article[index("coverage")], 1.0);
+    EXPECT_DOUBLE_EQ(pith::test::feature_named(article, names, "agreement"), 1.0);
+    EXPECT_DOUBLE_EQ(pith::test::feature_named(article, names, "coverage"), 1.0);
 }
 
 TEST(Confidence, AutoReturningARegionBesideAnArticleRecordsTheirShares) {
@@ -214,14 +211,14 @@ TEST(Confidence, AutoReturningARegionBesideAnArticleRecordsTheirShares) {
         "</html>";
     const Article article = run(page);
     ASSERT_EQ(article.status, Status::ok);
-    ASSERT_TRUE(article.answer_in_article.has_value()) << article.decision;
-    ASSERT_TRUE(article.article_in_answer.has_value());
+    ASSERT_TRUE(article.region_article_shares.has_value()) << article.decision;
+    const RegionArticleShares& shares = *article.region_article_shares;
     EXPECT_EQ(article.decision.rfind("region kept", 0), 0U) << article.decision;
-    EXPECT_LT(*article.answer_in_article, 0.5) << "the description is a small part of the grid";
-    EXPECT_GT(*article.article_in_answer, 0.9) << "the region holds the description";
-    const auto names = pith::extract::confidence_feature_names();
-    const auto agreement = static_cast<std::size_t>(std::find(names.begin(), names.end(), "agreement") - names.begin());
-    EXPECT_DOUBLE_EQ(article.confidence_features[agreement], *article.answer_in_article);
+    EXPECT_LT(shares.region_in_article, 0.5) << "the description is a small part of the grid";
+    EXPECT_GT(shares.article_in_region, 0.9) << "the region holds the description";
+    EXPECT_DOUBLE_EQ(
+        pith::test::feature_named(article.confidence_features, pith::extract::confidence_feature_names(), "agreement"),
+        shares.region_in_article);
 }
 
 TEST(Confidence, ContentShapeReadsBlocksAsLines) {
