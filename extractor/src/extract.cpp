@@ -6,7 +6,8 @@
 //       runs; then the parse (dom/);
 //  4.   page/prepare.cpp: the site rule (rules/), the readerable preflight on
 //       the page as parsed, noscript images, JSON-LD (read before scripts go),
-//       scripts removed, prep_document, <meta> metadata (metadata/);
+//       scripts removed, React's streamed segments put in place (when asked,
+//       not for `readability`), prep_document, <meta> metadata (metadata/);
 //  4b.  classify/: the kind of page (article, forum, product...), which the
 //       strategies extract each its own way;
 //  4c.  page/prep_document.cpp (not for `readability`): with reveal_hidden, a

@@ -230,6 +230,14 @@ struct ExtractOptions {
     // their chain moved the confidence's routing under its floor (the
     // README's limitations give the figures).
     bool repair_double_encoding = false;
+    // With this, the segments React's streamed server rendering sends hidden
+    // after the page's shell (<div hidden id="S:n">) are put where its script
+    // would put them, into their boundary or placeholder <template> (every
+    // strategy but readability; page/prep.hpp's replay_streamed_segments). Off
+    // by default: the fitted models are fitted on pages as sent, and refitted
+    // with it on, their chain moved the confidence's routing under its floor
+    // (the README's limitations give the figures).
+    bool replay_streamed = false;
     // auto leaves out the later copies of a passage a page shows twice or
     // three times (strategies/left_out.hpp): a responsive page's second
     // layout, a teaser above its full text. With this, they stay, as the page

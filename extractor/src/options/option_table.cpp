@@ -260,6 +260,10 @@ constexpr OptionRow kRows[] = {
     top_bool_row<&E::repair_double_encoding>("repair_double_encoding", "passes",
                                              "restore text that was UTF-8, read as windows-1252 or Latin-1 and "
                                              "stored as UTF-8 again (\"â€™\" for \"’\"), where the page reads so"),
+    top_bool_row<&E::replay_streamed>("replay_streamed", "passes",
+                                      "put the hidden segments React's streamed server rendering sends after the "
+                                      "page (ids S:0, S:1...) where its script would, in place of their boundary's "
+                                      "fallback or placeholder; not for readability"),
     top_bool_row<&E::declared_body>("declared_body", "passes",
                                     "auto: take the article body the page's JSON-LD declares where it holds twice "
                                     "the text of the article found in the page (a paywall's teaser, a script's "

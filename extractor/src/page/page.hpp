@@ -52,11 +52,15 @@ struct PreparedPage {
     // reveal_hidden_content, then reveal_disclosed_panels).
     std::size_t revealed = 0;
     std::size_t revealed_panels = 0;
+    // Step 4: React's streamed segments moved into place (page/prep.hpp's
+    // replay_streamed_segments).
+    std::size_t streamed_segments = 0;
 };
 
 // Step 4: the site rule's removals, the readerable preflight on the page as
 // the rule left it, noscript images unwrapped, JSON-LD read (it lives in
-// <script>s), scripts removed, the document prepared, <meta> metadata read.
+// <script>s), scripts removed, React's streamed segments put in place (with
+// replay_streamed), the document prepared, <meta> metadata read.
 // Fills `article`'s readerable, rule diagnostics and metadata timing; nullopt
 // when the deadline passed first, with `article` final.
 [[nodiscard]] std::optional<PreparedPage> prepare_page(LoadedPage loaded, const ExtractOptions& options,

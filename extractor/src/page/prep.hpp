@@ -24,6 +24,23 @@ void unwrap_noscript_images(dom::Document& doc);
 void remove_scripts(dom::Document& doc);
 void prep_document(dom::Document& doc);
 
+// React's streamed server rendering (Suspense, from React 18, Next.js's app
+// router) sends the page's shell first, with a fallback (a spinner, a
+// skeleton) where content is pending, then each finished piece as a hidden
+// <div id="S:n"> at the end of the body, and a script that moves it into the
+// boundary <template id="B:n"> (the fallback replaced) or the placeholder
+// <template id="P:n">. pith runs no script, so it does that move itself: a
+// reader sees each piece where the page puts it, not after the footer, and a
+// shell whose content all streams in is not an empty page. The ids follow
+// React's convention (a segment and its place share their number); a segment
+// without its place stays hidden. Runs before prep_document, which removes
+// the comments that close a boundary's fallback. With replay_streamed (off by
+// default), not for `readability`, which leaves the segments hidden. Returns
+// how many were moved.
+// A page streams a few dozen; the bound keeps a hostile page's replay cheap.
+inline constexpr std::size_t kMaxStreamedSegments = 1024;
+std::size_t replay_streamed_segments(dom::Document& doc);
+
 // Page builders and access gates (an age check, a members' preview) send the
 // page's content hidden and show it from a script, which pith does not run:
 // every strategy drops hidden elements, so the page would come out empty or

@@ -5,7 +5,9 @@
 #include <array>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "page/patterns.hpp"
@@ -238,13 +240,119 @@ void prep_document(dom::Document& doc) {
     }
 }
 
-// Not replayed: streamed server rendering, whose script moves each
-// `<div hidden id="S:n">` to its `<template id="B:n">` (React's Suspense). On
-// wcxb-dev's 33 such pages, every boundary moved into place (a lab rewrite of
-// the HTML) raised seven answers (0 -> 0.95 of word F1, 0.07 -> 0.30, 0.41 ->
-// 0.73) and lowered four (1.0 -> 0 where the annotation is empty, 0.85 ->
-// 0.17 and 0.67 -> 0.20 where it holds part of what streams in): -0.0004 of
-// the mean.
+namespace {
+
+// React's streamed server rendering names its pieces by one counter: the
+// hidden segment "S:n" fills the boundary "B:n" or the placeholder "P:n"
+// (each id may carry the application's prefix before the letter). `id`'s
+// position of that letter, or npos when it names no segment.
+std::size_t stream_letter_at(std::string_view id, char letter) noexcept {
+    const std::size_t colon = id.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 == id.size() || id[colon - 1] != letter) {
+        return std::string_view::npos;
+    }
+    for (const char c : id.substr(colon + 1)) {
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+            return std::string_view::npos;
+        }
+    }
+    return colon - 1;
+}
+
+bool is_boundary_comment(const Node* n, std::string_view data) noexcept {
+    return n->kind == NodeKind::comment && n->data == data;
+}
+
+// The boundary's fallback (a spinner, a skeleton) runs from its template to
+// the comment "/$" that closes it, boundaries nested inside counted; nullptr
+// when no such comment follows among the template's next siblings (a
+// fallback is a few nodes; the bound keeps a page of unclosed boundaries from
+// costing a walk over all its siblings each).
+Node* boundary_end(const Node* boundary) noexcept {
+    constexpr int kMaxFallbackNodes = 256;
+    int depth = 0;
+    int walked = 0;
+    for (Node* n = boundary->next; n != nullptr && walked < kMaxFallbackNodes; n = n->next, ++walked) {
+        if (is_boundary_comment(n, "/$")) {
+            if (depth == 0) {
+                return n;
+            }
+            --depth;
+        } else if (is_boundary_comment(n, "$") || is_boundary_comment(n, "$?") || is_boundary_comment(n, "$!")) {
+            ++depth;
+        }
+    }
+    return nullptr;
+}
+
+bool is_inside(const Node* n, const Node* ancestor) noexcept {
+    for (const Node* up = n; up != nullptr; up = up->parent) {
+        if (up == ancestor) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+std::size_t replay_streamed_segments(dom::Document& doc) {
+    Node* root = doc.root();
+    std::unordered_map<std::string, Node*> places;  // "B:n" and "P:n" templates by id
+    std::vector<Node*> segments;                    // the hidden "S:n" <div>s, in document order
+    for (Node* n = dom::next_element(root, root); n != nullptr; n = dom::next_element(n, root)) {
+        const std::string_view id = n->attr("id");
+        if (id.empty()) {
+            continue;
+        }
+        if (n->is(Tag::template_) &&
+            (stream_letter_at(id, 'B') != std::string_view::npos || stream_letter_at(id, 'P') != std::string_view::npos)) {
+            places.emplace(std::string(id), n);
+        } else if (n->is(Tag::div) && n->has_attr("hidden") && stream_letter_at(id, 'S') != std::string_view::npos &&
+                   segments.size() < kMaxStreamedSegments) {
+            segments.push_back(n);
+        }
+    }
+    std::size_t replayed = 0;
+    std::string key;
+    for (Node* segment : segments) {
+        const std::string_view id = segment->attr("id");
+        key.assign(id);
+        const std::size_t letter = stream_letter_at(id, 'S');
+        Node* place = nullptr;
+        for (const char kind : {'B', 'P'}) {
+            key[letter] = kind;
+            if (const auto found = places.find(key); found != places.end()) {
+                place = found->second;
+                break;
+            }
+        }
+        // A place inside its own segment (hostile markup) would take the
+        // segment's children into themselves.
+        if (place == nullptr || place->parent == nullptr || is_inside(place, segment)) {
+            continue;
+        }
+        Node* parent = place->parent;
+        Node* before = place;
+        if (key[letter] == 'B') {
+            // A boundary: its fallback goes, the content takes its place.
+            if (Node* end = boundary_end(place)) {
+                while (place->next != end) {
+                    dom::detach(place->next);
+                }
+                before = end;
+            }
+        }
+        while (segment->first_child != nullptr) {
+            dom::insert_before(parent, segment->first_child, before);
+        }
+        dom::detach(place);
+        dom::detach(segment);
+        ++replayed;
+    }
+    return replayed;
+}
+
 std::size_t reveal_hidden_content(dom::Document& doc, std::size_t body_length) {
     Node* body = doc.body();
     if (body == nullptr || body_length == 0) {

@@ -31,6 +31,9 @@ std::optional<PreparedPage> prepare_page(LoadedPage loaded, const ExtractOptions
     const Metadata json_ld = skip_json_ld ? Metadata{} : read_json_ld(doc);
     const JsonLdFacts json_ld_facts = skip_json_ld ? JsonLdFacts{} : read_json_ld_facts(doc);
     remove_scripts(doc);
+    if (options.strategy != Strategy::readability && options.replay_streamed) {
+        page.streamed_segments = replay_streamed_segments(doc);
+    }
     prep_document(doc);
     page.metadata = read_metadata(doc, json_ld, page.base_url);
     // Readability's title stays Readability's (Mozilla's expected titles).

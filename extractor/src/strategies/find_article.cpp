@@ -84,6 +84,11 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
         article.rule->outcome = "no_content";
     } else {
         run = run_strategy(page.doc, options, input, state, article);
+        if (page.streamed_segments > 0 && options.strategy == Strategy::automatic) {
+            article.decision += "; " + std::to_string(page.streamed_segments) +
+                                (page.streamed_segments == 1 ? " streamed segment was" : " streamed segments were") +
+                                " put in place";
+        }
         if (page.revealed > 0 && options.strategy == Strategy::automatic) {
             article.decision += "; the hidden element holding most of the page's text was taken as shown";
         }
