@@ -176,6 +176,28 @@ SHARES = ["agreement", "coverage"]
 # both ways. Other settings over the same states: depth 2 over 100 rounds
 # 0.432, min_child_weight 20 0.425, rate 0.05 over 100 rounds 0.422, 25 rounds
 # 0.401, reg_lambda 10 0.425.
+# On the examples of branch page-type-vocabulary (0.288 on this split, 0.353
+# over ten; here 0.459 and 0.430): its answers with this state's page-type
+# probabilities, 0.394 (0.387 over ten), and this state's answers with its
+# probabilities, 0.440 (0.408): its answers lose more than its sharper
+# probabilities. Its refit mended pages this state flagged (25 answers crossed
+# 0.5 one way or the other; 243 pages the rule does not decide changed
+# answer). None of these took it or this state's examples anywhere (the
+# least-sure 10% on this split, then the mean over the ten other splits, for
+# this state / the branch): the page-type model's spread over four fits each
+# without one more fold of domains (the L1 distance of their probabilities
+# from their mean, out of fold as pith's fold models would give it), 0.450
+# (0.442) / 0.356 (0.369); the share of the page's prose blocks (12 words or
+# more with a sentence's end) outside the answer, which alone sets bad pages
+# apart with AUROC 0.69, 0.431 to 0.468 (0.418 to 0.438) / 0.279 to 0.308
+# (0.348 to 0.365); a second head fitted to F1 < 0.5 and calibrated beside the
+# first, 0.440 (0.431 over five splits) / 0.317 (0.344); the answers of the
+# three candidates forced on every page as more examples, 0.440 (0.412) here,
+# 0.365 (0.392 against 0.359) on the refit with replay_streamed on; whether
+# pith revealed a hidden element, opened panels or replayed streamed segments,
+# 0.365 (0.355 against 0.359) on that refit. That refit answered fewer pages
+# under 0.5 (96 against 109) and left as many outside its least-sure 10% (59):
+# the share counts the mended pages against it.
 HIDDEN_FROM_TREES = ["judge_fitness_in_readability", "length_disparity"]
 
 
