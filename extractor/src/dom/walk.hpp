@@ -80,6 +80,17 @@ private:
     std::vector<const Node*> ends_;  // nullptr: the subtree ends with the walk
 };
 
+// Whether `node` is `ancestor` or lies inside it, asked the whole way up (of a
+// few nodes: a page's preparation may have removed one, or moved it).
+[[nodiscard]] inline bool is_within(const Node* node, const Node* ancestor) noexcept {
+    for (const Node* up = node; up != nullptr; up = up->parent) {
+        if (up == ancestor) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // Whether `from`, or one of its ancestors below `stop`, satisfies `pred`,
 // looking at `levels` nodes at most: for questions asked of a few nodes, where
 // a page nested thousands deep must still cost a bounded walk each.

@@ -285,15 +285,6 @@ Node* boundary_end(const Node* boundary) noexcept {
     return nullptr;
 }
 
-bool is_inside(const Node* n, const Node* ancestor) noexcept {
-    for (const Node* up = n; up != nullptr; up = up->parent) {
-        if (up == ancestor) {
-            return true;
-        }
-    }
-    return false;
-}
-
 }  // namespace
 
 std::size_t replay_streamed_segments(dom::Document& doc) {
@@ -329,7 +320,7 @@ std::size_t replay_streamed_segments(dom::Document& doc) {
         }
         // A place inside its own segment (hostile markup) would take the
         // segment's children into themselves.
-        if (place == nullptr || place->parent == nullptr || is_inside(place, segment)) {
+        if (place == nullptr || place->parent == nullptr || dom::is_within(place, segment)) {
             continue;
         }
         Node* parent = place->parent;

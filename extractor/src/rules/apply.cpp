@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "dom/walk.hpp"
 #include "text/text.hpp"
 
 namespace pith::rules {
@@ -49,15 +50,6 @@ std::optional<std::string> replaced_markup(const SiteRule& rule, std::string_vie
         out = std::move(next);
     }
     return out;
-}
-
-bool is_attached(const Node* node, const Node* root) noexcept {
-    for (const Node* n = node; n != nullptr; n = n->parent) {
-        if (n == root) {
-            return true;
-        }
-    }
-    return false;
 }
 
 namespace {
@@ -217,7 +209,7 @@ Applied apply_rule(const SiteRule& rule, dom::Document& doc) {
             dom::append_child(wrapper, n);
         }
     }
-    std::erase_if(applied.body, [root](const Node* n) { return !is_attached(n, root); });
+    std::erase_if(applied.body, [root](const Node* n) { return !dom::is_within(n, root); });
     return applied;
 }
 

@@ -38,8 +38,4 @@ struct Applied {
 // title, author and date (all from one mirror of the page).
 [[nodiscard]] Applied apply_rule(const SiteRule& rule, dom::Document& doc);
 
-// Whether `node` is still in the tree under `root` (the page's preparation
-// may have removed what a rule selected).
-[[nodiscard]] bool is_attached(const dom::Node* node, const dom::Node* root) noexcept;
-
 }  // namespace pith::rules

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "dom/inner_text.hpp"
+#include "dom/walk.hpp"
 #include "page/page.hpp"
 #include "rules/site_rule.hpp"
 #include "rules/xpath.hpp"
@@ -71,7 +72,7 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
     const rules::SiteRule* rule = page.rule;
     StrategyRun run;
     if (applied) {  // what the rule's removals took out of the page cannot be the article
-        std::erase_if(applied->body, [&page](const dom::Node* n) { return !rules::is_attached(n, page.doc.root()); });
+        std::erase_if(applied->body, [&page](const dom::Node* n) { return !dom::is_within(n, page.doc.root()); });
     }
     if (applied && !applied->body.empty()) {
         run = rule_body_run(applied->body, options, rule->prune);

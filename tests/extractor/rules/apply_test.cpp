@@ -7,6 +7,7 @@
 #include <string>
 
 #include "dom/inner_text.hpp"
+#include "dom/walk.hpp"
 #include "parse_or_fail.hpp"
 #include "pith/rules.hpp"
 
@@ -81,10 +82,10 @@ TEST_F(ApplyRule, ASelectionMayBeDetachedLater) {
     Document doc = pith::test::parse_or_fail("<div id=a><p>x</p></div>");
     Node* div = doc.body()->first_element_child();
     Node* p = div->first_element_child();
-    EXPECT_TRUE(pith::rules::is_attached(p, doc.root()));
+    EXPECT_TRUE(pith::dom::is_within(p, doc.root()));
     pith::dom::detach(div);
-    EXPECT_FALSE(pith::rules::is_attached(p, doc.root()));
-    EXPECT_TRUE(pith::rules::is_attached(p, div));
+    EXPECT_FALSE(pith::dom::is_within(p, doc.root()));
+    EXPECT_TRUE(pith::dom::is_within(p, div));
 }
 
 TEST(RuleHost, IsTheLowerCaseHostOfAnHttpUrl) {
