@@ -289,7 +289,9 @@ Node* boundary_end(const Node* boundary) noexcept {
 
 std::size_t replay_streamed_segments(dom::Document& doc) {
     Node* root = doc.root();
-    std::unordered_map<std::string, Node*> places;  // "B:n" and "P:n" templates by id
+    // "B:n" and "P:n" templates by id (attribute values live in the
+    // document's arena, and a replay moves nodes without freeing any).
+    std::unordered_map<std::string_view, Node*> places;
     std::vector<Node*> segments;                    // the hidden "S:n" <div>s, in document order
     for (Node* n = dom::next_element(root, root); n != nullptr; n = dom::next_element(n, root)) {
         const std::string_view id = n->attr("id");
@@ -298,7 +300,7 @@ std::size_t replay_streamed_segments(dom::Document& doc) {
         }
         if (n->is(Tag::template_) &&
             (stream_letter_at(id, 'B') != std::string_view::npos || stream_letter_at(id, 'P') != std::string_view::npos)) {
-            places.emplace(std::string(id), n);
+            places.emplace(id, n);
         } else if (n->is(Tag::div) && n->has_attr("hidden") && stream_letter_at(id, 'S') != std::string_view::npos &&
                    segments.size() < kMaxStreamedSegments) {
             segments.push_back(n);
@@ -313,7 +315,7 @@ std::size_t replay_streamed_segments(dom::Document& doc) {
         Node* place = nullptr;
         for (const char kind : {'B', 'P'}) {
             key[letter] = kind;
-            if (const auto found = places.find(key); found != places.end()) {
+            if (const auto found = places.find(std::string_view(key)); found != places.end()) {
                 place = found->second;
                 break;
             }

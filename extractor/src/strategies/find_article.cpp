@@ -19,12 +19,17 @@ namespace pith::extract {
 
 namespace {
 
-// "; 1 signature left out", "; 3 signatures left out": what auto's decision
-// says of a finishing step that removed `count` of `what`; nothing for none.
-std::string left_out(std::size_t count, std::string_view what, std::string_view what_plural) {
+// "; 1 streamed segment was put in place", "; 3 signatures left out": what
+// auto's decision says of a step that did `done` to `count` of `what`;
+// nothing for none.
+std::string counted(std::size_t count, std::string_view what, std::string_view what_plural, std::string_view done) {
     return count == 0 ? std::string()
-                      : "; " + std::to_string(count) + " " + std::string(count == 1 ? what : what_plural) +
-                            " left out";
+                      : "; " + std::to_string(count) + " " + std::string(count == 1 ? what : what_plural) + " " +
+                            std::string(done);
+}
+
+std::string left_out(std::size_t count, std::string_view what, std::string_view what_plural) {
+    return counted(count, what, what_plural, "left out");
 }
 
 // The article a site rule's body selected: the selected elements, copied in
@@ -85,19 +90,14 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
         article.rule->outcome = "no_content";
     } else {
         run = run_strategy(page.doc, options, input, state, article);
-        if (page.streamed_segments > 0 && options.strategy == Strategy::automatic) {
-            article.decision += "; " + std::to_string(page.streamed_segments) +
-                                (page.streamed_segments == 1 ? " streamed segment was" : " streamed segments were") +
-                                " put in place";
-        }
-        if (page.revealed > 0 && options.strategy == Strategy::automatic) {
-            article.decision += "; the hidden element holding most of the page's text was taken as shown";
-        }
-        if (page.revealed_panels > 0 && options.strategy == Strategy::automatic) {
-            article.decision += "; " + std::to_string(page.revealed_panels) +
-                                (page.revealed_panels == 1 ? " hidden tab or expandable panel was"
-                                                           : " hidden tab or expandable panels were") +
-                                " taken as shown";
+        if (options.strategy == Strategy::automatic) {
+            article.decision += counted(page.streamed_segments, "streamed segment was", "streamed segments were",
+                                        "put in place");
+            if (page.revealed > 0) {
+                article.decision += "; the hidden element holding most of the page's text was taken as shown";
+            }
+            article.decision += counted(page.revealed_panels, "hidden tab or expandable panel was",
+                                        "hidden tab or expandable panels were", "taken as shown");
         }
         if (options.strategy == Strategy::automatic && input.page_type == PageType::product && run.chosen) {
             article.decision += left_out(remove_customer_reviews(*run.chosen), "customer review", "customer reviews");
