@@ -146,6 +146,23 @@ PARAMS = dict(rounds=50, max_depth=3, learning_rate=0.1, reg_lambda=1.0, min_chi
 # refit. (agreement alone: the least-sure 10% held 0.403 of the bad pages;
 # with coverage 0.417; with length_disparity 0.374.)
 SHARES = ["agreement", "coverage"]
+# Where auto returns a region (a grid's cards, a service page's sections), the
+# shares measure the region against an article that is one card or section of
+# it: low where the answer is right. A straight term read the same way on
+# both kinds of answer put the right grids among the least sure (39 of the
+# least-sure 10%'s pages had F1 >= 0.8 and an answer, 25 of them collections
+# and listings, at agreement 0.32 against 0.92 on the good pages outside it).
+# Each share enters again times whether a region was returned, so the term
+# has a slope of its own there. On the committed split the least-sure 10%
+# held 0.459 of the bad pages either way; over the ten other splits 0.430 ->
+# 0.447 (lowest 0.394 -> 0.431), AUROC 0.866 -> 0.869, Spearman 0.673 ->
+# 0.675. On the examples of three other states of the chain (the refit with
+# replay_streamed on, branch page-type-vocabulary, both), over the ten:
+# 0.359 -> 0.380, 0.353 -> 0.391, 0.402 -> 0.397. Read with the page's grid
+# probability (p_collection + p_listing) in place of the region flag instead:
+# 0.410 over the ten here; with a region intercept beside the slopes, 0.439;
+# with the squared shares too, 0.439.
+REGION_FLAGS = ["kept_region", "kept_cleaned_region"]
 # The judge's copy of the smaller of the two shares is kept from the trees
 # too: with the block model's cut chosen page by page they learnt to undo
 # the straight term with it, and the agreed and disputed pages of
@@ -206,23 +223,39 @@ SHARES = ["agreement", "coverage"]
 HIDDEN_FROM_TREES = ["judge_fitness_in_readability", "length_disparity"]
 
 
-class SharesFirst:
-    """A predicted word F1: intercept + weights . SHARES + boosted trees
-    (squared error) over the other features."""
+class StraightTerm:
+    """What the straight term reads: the shares (SHARES), each once as it is and
+    once where auto returned a region (REGION_FLAGS), where the strategies'
+    agreement measures another thing: a grid's region against the one card
+    or description an article takes."""
 
-    def __init__(self, columns, hidden):
-        self.columns = columns
+    def __init__(self, shares, regions):
+        self.shares = shares
+        self.regions = regions
+
+    def terms(self, X):
+        a = X[:, self.shares]
+        region = X[:, self.regions].max(axis=1, keepdims=True)
+        return np.column_stack([a, a * region])
+
+
+class SharesFirst:
+    """A predicted word F1: intercept + weights . the straight term's terms +
+    boosted trees (squared error) over the other features."""
+
+    def __init__(self, straight, hidden):
+        self.straight = straight
         self.hidden = hidden  # read by neither the straight term nor the trees
 
     def fit(self, X, y):
-        a = X[:, self.columns]
+        a = self.straight.terms(X)
         Z = np.column_stack([np.ones(len(a)), a])
         # The ridge keeps constant shares (0 for every strategy but auto) at weight 0.
         ridge = 1e-3 * np.diag([0.0] + [1.0] * a.shape[1])
         b = np.linalg.solve(Z.T @ Z + ridge, Z.T @ y)
         self.intercept, self.weight = float(b[0]), b[1:]
         trees_read = X.copy()
-        trees_read[:, self.columns] = 0.0  # constants: no tree can split on them
+        trees_read[:, self.straight.shares] = 0.0  # constants: no tree can split on them
         trees_read[:, self.hidden] = 0.0
         straight_term = self.intercept + a @ self.weight
         self.booster = Booster(objective="squared", **PARAMS).fit(trees_read, y, offset=straight_term)
@@ -230,7 +263,7 @@ class SharesFirst:
         return self
 
     def predict(self, X):
-        return self.booster.margin(X) + X[:, self.columns] @ self.weight
+        return self.booster.margin(X) + self.straight.terms(X) @ self.weight
 
 
 class Calibration:
@@ -452,7 +485,7 @@ def main():
             in_wcxb = np.array([w for *_, w, _ in rows])
             good = (f1 >= GOOD_F1).astype(np.float64)
             names = [f["name"] for f in (rows[int(np.argmax(has))][4]["diagnostics"]["confidence_features"])]
-            columns = [names.index(name) for name in SHARES]
+            columns = StraightTerm([names.index(name) for name in SHARES], [names.index(name) for name in REGION_FLAGS])
             hidden = [names.index(name) for name in HIDDEN_FROM_TREES]
             predicted, confidence = out_of_fold(X, f1, good, has, fold, columns, hidden)
             if strategy == "auto":
@@ -467,7 +500,8 @@ def main():
                 table=table, routing=routing(confidence[w], f1[w]), by_f1=routing(predicted[w], f1[w]),
                 mozilla_auroc=auroc(confidence[~w], good[~w] > 0), mozilla_good=float(good[~w].mean()))
 
-    print(f"confidence models: a straight term in agreement and coverage, then boosted trees ({PARAMS['rounds']} rounds, "
+    print(f"confidence models: a straight term in agreement and coverage (with a slope of its own where auto "
+          f"returned a region), then boosted trees ({PARAMS['rounds']} rounds, "
           f"depth {PARAMS['max_depth']}) per strategy, "
           f"{wcxb.FOLDS} folds grouped by domain; figures out of fold on wcxb-dev")
     print(f"predicted_f1 = the word F1; confidence = P(word F1 >= {GOOD_F1}), predicted_f1 calibrated\n")
@@ -498,13 +532,14 @@ def main():
         "Generated by bench/fit/fit_confidence.py --write; do not edit by hand.",
         "The confidence models, fitted on wcxb-dev and Mozilla's pages, for readability,",
         "lectito, fitness and auto in turn: each predicts the word F1 (regression) as",
-        "kBase + kShareWeights . (agreement, coverage) + its boosted trees, which read every",
-        "other feature of confidence_feature_names(). kCalibration: each one's (slope,",
+        "kBase + kShareWeights . (agreement, coverage, and each again times whether auto",
+        "returned a region) + its boosted trees, which read every other feature of",
+        "confidence_feature_names() but agreement and coverage. kCalibration: each one's (slope,",
         f"intercept) of P(word F1 >= {GOOD_F1}) = 1 / (1 + exp(-(slope * logit(F1) + intercept))),",
         f"the predicted F1 kept within [{Calibration.EDGE}, {1 - Calibration.EDGE}].",
         f"Out of fold on wcxb-dev, auto: AUROC {auto['auroc']:.3f}, Spearman {auto['spearman']:.3f}, "
         f"ECE {auto['ece']:.3f}."], bases=True)
-    text += ("inline constexpr std::array<std::array<double, 2>, kModels> kShareWeights{{"
+    text += (f"inline constexpr std::array<std::array<double, {2 * len(SHARES)}>, kModels> kShareWeights{{{{"
              + ", ".join("{" + ", ".join(repr(float(w)) for w in m.weight) + "}" for m in models) + "}};\n")
     text += ("inline constexpr std::array<std::array<double, 2>, kModels> kCalibration{{"
              + ", ".join(f"{{{c.slope!r}, {c.intercept!r}}}" for c in calibrations) + "}};\n")

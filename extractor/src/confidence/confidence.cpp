@@ -1,6 +1,7 @@
 #include "confidence/confidence.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string_view>
 
@@ -84,9 +85,17 @@ std::size_t model_row(Strategy strategy) noexcept {
 
 double model_margin(std::size_t m, const ConfidenceFeatures& features) noexcept {
     using namespace confidence_model;
-    // The trees never read agreement or coverage: they enter as one fitted straight term.
-    return models::margin(models::model_of(kNodes, kStarts, kModelTrees, m, 1, kBase[m]), features) +
-           kShareWeights[m][0] * features[agreement] + kShareWeights[m][1] * features[coverage];
+    // The trees never read agreement or coverage: they enter as one fitted
+    // straight term, with a slope of its own where auto returned a region,
+    // whose shares are the region's with an article it holds.
+    const double region = std::max(features[kept_region], features[kept_cleaned_region]);
+    const std::array<double, 4> terms{features[agreement], features[coverage], features[agreement] * region,
+                                      features[coverage] * region};
+    double straight = 0.0;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        straight += kShareWeights[m][i] * terms[i];
+    }
+    return models::margin(models::model_of(kNodes, kStarts, kModelTrees, m, 1, kBase[m]), features) + straight;
 }
 
 }  // namespace
