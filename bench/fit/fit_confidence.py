@@ -388,19 +388,19 @@ def reliability(scores, labels):
     return rows, ece
 
 
-def out_of_fold(X, f1, good, has, fold, columns, hidden):
+def out_of_fold(X, f1, good, has, fold, straight, hidden):
     """(predicted_f1, confidence) of each row from the models fitted without its fold."""
     predicted, confidence = np.zeros(len(f1)), np.zeros(len(f1))
     for k in range(wcxb.FOLDS):
         train, test = has & (fold != k), has & (fold == k)
-        predicted[test] = np.clip(SharesFirst(columns, hidden).fit(X[train], f1[train]).predict(X[test]), 0.0, 1.0)
+        predicted[test] = np.clip(SharesFirst(straight, hidden).fit(X[train], f1[train]).predict(X[test]), 0.0, 1.0)
     for k in range(wcxb.FOLDS):
         train, test = has & (fold != k), has & (fold == k)
         confidence[test] = Calibration().fit(predicted[train], good[train]).predict(predicted[test])
     return predicted, confidence
 
 
-def other_splits(X, f1, good, has, fold, in_wcxb, columns, hidden, rows, wcxb_pages):
+def other_splits(X, f1, good, has, fold, in_wcxb, straight, hidden, rows, wcxb_pages):
     """[(AUROC, share of the bad pages in the least-sure 10%)] out of fold, with
     wcxb-dev's domains split into folds by OTHER_SPLITS other hashes (the
     domain salted with 1, 2...); Mozilla's pages keep theirs. The figures
@@ -411,7 +411,7 @@ def other_splits(X, f1, good, has, fold, in_wcxb, columns, hidden, rows, wcxb_pa
     for salt in range(1, OTHER_SPLITS + 1):
         salted = group_folds([f"{salt}{domain[key]}" if w else "" for key, w in zip(keys, in_wcxb)], wcxb.FOLDS)
         split = np.where(in_wcxb, salted, fold)
-        _, confidence = out_of_fold(X, f1, good, has, split, columns, hidden)
+        _, confidence = out_of_fold(X, f1, good, has, split, straight, hidden)
         found.append((auroc(confidence[in_wcxb], good[in_wcxb] > 0), routing(confidence[in_wcxb], f1[in_wcxb])[1][1]))
     return found
 
@@ -485,12 +485,14 @@ def main():
             in_wcxb = np.array([w for *_, w, _ in rows])
             good = (f1 >= GOOD_F1).astype(np.float64)
             names = [f["name"] for f in (rows[int(np.argmax(has))][4]["diagnostics"]["confidence_features"])]
-            columns = StraightTerm([names.index(name) for name in SHARES], [names.index(name) for name in REGION_FLAGS])
+            straight = StraightTerm([names.index(name) for name in SHARES],
+                                    [names.index(name) for name in REGION_FLAGS])
             hidden = [names.index(name) for name in HIDDEN_FROM_TREES]
-            predicted, confidence = out_of_fold(X, f1, good, has, fold, columns, hidden)
+            predicted, confidence = out_of_fold(X, f1, good, has, fold, straight, hidden)
             if strategy == "auto":
-                figures["other_splits"] = other_splits(X, f1, good, has, fold, in_wcxb, columns, hidden, rows, wcxb_pages)
-            models.append(SharesFirst(columns, hidden).fit(X[has], f1[has]))
+                figures["other_splits"] = other_splits(X, f1, good, has, fold, in_wcxb, straight, hidden, rows,
+                                                       wcxb_pages)
+            models.append(SharesFirst(straight, hidden).fit(X[has], f1[has]))
             calibrations.append(Calibration().fit(predicted[has], good[has]))
             w = in_wcxb
             table, ece = reliability(confidence[w], good[w])

@@ -91,6 +91,8 @@ double model_margin(std::size_t m, const ConfidenceFeatures& features) noexcept 
     const double region = std::max(features[kept_region], features[kept_cleaned_region]);
     const std::array<double, 4> terms{features[agreement], features[coverage], features[agreement] * region,
                                       features[coverage] * region};
+    static_assert(kShareWeights[0].size() == terms.size(),
+                  "confidence_model.inc was fitted on another straight term: refit");
     double straight = 0.0;
     for (std::size_t i = 0; i < terms.size(); ++i) {
         straight += kShareWeights[m][i] * terms[i];
