@@ -161,7 +161,14 @@ SHARES = ["agreement", "coverage"]
 # 0.359 -> 0.380, 0.353 -> 0.391, 0.402 -> 0.397. Read with the page's grid
 # probability (p_collection + p_listing) in place of the region flag instead:
 # 0.410 over the ten here; with a region intercept beside the slopes, 0.439;
-# with the squared shares too, 0.439.
+# with the squared shares too, 0.439. On top of the slopes, each measured over
+# the ten splits on this state and the three others (and branch block-words):
+# the shares again times kept_fitness on article answers, 0.439 here; times
+# p_article, 0.450 here (0.514 on the committed split, a lucky one: 0.380,
+# 0.406, 0.383 on the others); the shares read by direction (how much of the
+# answer the other candidate holds, and of it the answer), +0.003, -0.004,
+# +0.011, +0.006, +0.005; with the smaller and larger beside them, +0.011,
+# +0.008, +0.009, +0.002, 0.000. None is worth a term.
 REGION_FLAGS = ["kept_region", "kept_cleaned_region"]
 # The judge's copy of the smaller of the two shares is kept from the trees
 # too: with the block model's cut chosen page by page they learnt to undo
