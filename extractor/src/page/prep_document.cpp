@@ -244,19 +244,28 @@ namespace {
 
 // React's streamed server rendering names its pieces by one counter: the
 // hidden segment "S:n" fills the boundary "B:n" or the placeholder "P:n"
-// (each id may carry the application's prefix before the letter). `id`'s
-// position of that letter, or npos when it names no segment.
-std::size_t stream_letter_at(std::string_view id, char letter) noexcept {
+// (each id may carry the application's prefix before the letter).
+struct StreamId {
+    char kind = 0;            // 'S', 'B' or 'P'
+    std::size_t letter = 0;   // the kind letter's position in the id
+};
+
+// What `id` names of a streamed page, if anything.
+std::optional<StreamId> stream_id(std::string_view id) noexcept {
     const std::size_t colon = id.rfind(':');
-    if (colon == std::string_view::npos || colon == 0 || colon + 1 == id.size() || id[colon - 1] != letter) {
-        return std::string_view::npos;
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 == id.size()) {
+        return std::nullopt;
+    }
+    const char kind = id[colon - 1];
+    if (kind != 'S' && kind != 'B' && kind != 'P') {
+        return std::nullopt;
     }
     for (const char c : id.substr(colon + 1)) {
         if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-            return std::string_view::npos;
+            return std::nullopt;
         }
     }
-    return colon - 1;
+    return StreamId{kind, colon - 1};
 }
 
 bool is_boundary_comment(const Node* n, std::string_view data) noexcept {
@@ -295,13 +304,13 @@ std::size_t replay_streamed_segments(dom::Document& doc) {
     std::vector<Node*> segments;                    // the hidden "S:n" <div>s, in document order
     for (Node* n = dom::next_element(root, root); n != nullptr; n = dom::next_element(n, root)) {
         const std::string_view id = n->attr("id");
-        if (id.empty()) {
+        const std::optional<StreamId> streamed = id.empty() ? std::nullopt : stream_id(id);
+        if (!streamed) {
             continue;
         }
-        if (n->is(Tag::template_) &&
-            (stream_letter_at(id, 'B') != std::string_view::npos || stream_letter_at(id, 'P') != std::string_view::npos)) {
+        if (n->is(Tag::template_) && streamed->kind != 'S') {
             places.emplace(id, n);
-        } else if (n->is(Tag::div) && n->has_attr("hidden") && stream_letter_at(id, 'S') != std::string_view::npos &&
+        } else if (n->is(Tag::div) && n->has_attr("hidden") && streamed->kind == 'S' &&
                    segments.size() < kMaxStreamedSegments) {
             segments.push_back(n);
         }
@@ -311,7 +320,7 @@ std::size_t replay_streamed_segments(dom::Document& doc) {
     for (Node* segment : segments) {
         const std::string_view id = segment->attr("id");
         key.assign(id);
-        const std::size_t letter = stream_letter_at(id, 'S');
+        const std::size_t letter = stream_id(id)->letter;
         Node* place = nullptr;
         for (const char kind : {'B', 'P'}) {
             key[letter] = kind;

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "dom/walk.hpp"
 #include "page/patterns.hpp"
 #include "page/predicates.hpp"
 #include "page/prep.hpp"
@@ -606,13 +607,7 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article, bool links) {
         longest_paragraph = nullptr;
     }
     const auto holds_longest_paragraph = [&](const Node* node) {
-        for (const Node* n = longest_paragraph != nullptr ? longest_paragraph->parent : nullptr; n != nullptr;
-             n = n->parent) {
-            if (n == node) {
-                return true;
-            }
-        }
-        return false;
+        return longest_paragraph != nullptr && dom::is_within(longest_paragraph->parent, node);
     };
     std::vector<RemovedBlock> removed;
     for (Node* node = dom::next_element(article, article); node != nullptr;) {
