@@ -154,15 +154,24 @@ constexpr text::WordSet kContentWords{std::to_array<std::string_view>({
     "post", "question", "review", "story", "summary", "text", "thread",
 })};
 
+// Names that remove_boilerplate reads beside kBoilerplateWords and
+// kBoilerplateStems, and the block model does not (it was fitted on those
+// alone): cookie and consent banners, and tables of contents named in full
+// ("table-of-contents", "TableOfContentsDropDown").
+constexpr text::WordSet kBannerWords{std::to_array<std::string_view>({"consent", "cookie", "cookies", "gdpr"})};
+constexpr text::NeedleSet kFurnitureStems{
+    std::to_array<std::string_view>({"cookie", "table-of-contents", "table_of_contents", "tableofcontents"})};
+
 // Whole words of class and id that name customers' reviews and posts'
 // signatures (left_out.hpp).
 constexpr text::WordSet kReviewWords{std::to_array<std::string_view>({"review", "reviews"})};
 constexpr text::WordSet kSignatureWords{std::to_array<std::string_view>({"sig", "signature", "signatures"})};
 
 // A short line that announces what follows rather than saying something:
-// "Related articles:", or a paragraph that is one bold phrase.
+// "Related articles:", a paragraph that is one bold phrase, or the
+// <summary> a <details> box opens with.
 bool is_label_line(const Node* node) {
-    if (is_heading(node)) {
+    if (is_heading(node) || node->is(Tag::summary)) {
         return true;
     }
     if (!node->is(Tag::p) && !node->is(Tag::div)) {
@@ -220,8 +229,8 @@ bool is_section_block(const Node* node) noexcept {
            node->is(Tag::header) || node->is(Tag::footer) || node->is(Tag::table);
 }
 
-// A table of contents: a list of three or more links to the page's own
-// sections ("#install"), their text most of its text. Readability weighs
+// A table of contents: a list, or a box, of three or more links to the
+// page's own sections ("#install"), their text most of its text. Readability weighs
 // in-page links at 0.3, so that footnotes and a contents list do not sink an
 // article; the reader of the article has its headings already.
 bool is_table_of_contents(const Node* node, std::size_t length, const Measures& measures) {
@@ -258,6 +267,16 @@ bool boilerplate_named(const Node* element, std::string_view names) {
 bool named_as_boilerplate(const Node* element, HeadingIds heading_ids) {
     return (element->has_attr("class") || element->has_attr("id")) &&
            boilerplate_named(element, naming_words(element, heading_ids));
+}
+
+// Whether the element's class or id names a banner or a table of contents
+// (kBannerWords, kFurnitureStems), as names_boilerplate does not.
+bool named_as_furniture(const Node* element) {
+    if (!element->has_attr("class") && !element->has_attr("id")) {
+        return false;
+    }
+    const std::string names = naming_words(element, HeadingIds::ignore);
+    return has_stem_from(names, kFurnitureStems) || has_word_from(names, kBannerWords);
 }
 
 // Whether a sibling beside `node` reads on the same line: text that is not
@@ -426,6 +445,9 @@ RemovedBlock record(std::string_view kind, const Node* node) {
 // article's own.
 void remove_with_label(Node* node, std::string_view kind, double link_density, std::vector<RemovedBlock>& removed) {
     Node* previous = node->prev_element_sibling();
+    while (previous != nullptr && previous->is(Tag::br)) {
+        previous = previous->prev_element_sibling();
+    }
     removed.push_back(record(kind, node));
     dom::detach(node);
     constexpr double kMinIntroducedLinkDensity = 0.3;
@@ -514,6 +536,7 @@ std::string_view boilerplate_kind_name(BoilerplateKind kind) noexcept {
     case BoilerplateKind::date_line: return "date_line";
     case BoilerplateKind::figure: return "figure";
     case BoilerplateKind::contents: return "contents";
+    case BoilerplateKind::form: return "form";
     }
     return "none";
 }
@@ -530,12 +553,25 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     if (length > max_removed) {
         return BoilerplateKind::none;
     }
+    // Before the names: a table of contents named "toc" is still one, and
+    // its label goes with it.
+    if (links && length > 0 && (is_list(node) || is_section_block(node)) &&
+        is_table_of_contents(node, length, measures)) {
+        return BoilerplateKind::contents;
+    }
     // A heading, or a section, whose id is the heading's words is named by
     // its author ("sharing-with-a-team"): that id does not make it furniture.
     // (The block model reads every name as written: it was fitted on them.)
     if (named_as_boilerplate(node, HeadingIds::ignore) || node->is(Tag::nav) || node->is(Tag::template_) ||
-        node->is(Tag::aside)) {
+        node->is(Tag::aside) || named_as_furniture(node)) {
         return BoilerplateKind::named;
+    }
+    // A form's labels and messages ("Email*", "Thank you! Your submission
+    // has been received") are left when the region drops its controls. A
+    // page that wraps everything in one form (ASP.NET's) keeps it: it holds
+    // more than max_removed.
+    if (node->is(Tag::form)) {
+        return BoilerplateKind::form;
     }
     constexpr std::size_t kMaxCaptionLength = 300;
     if (length > 0 && length <= kMaxCaptionLength && (node->is(Tag::figure) || names_image(node))) {
@@ -543,9 +579,6 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     }
     if (!links) {
         return BoilerplateKind::none;
-    }
-    if (length > 0 && is_list(node) && is_table_of_contents(node, length, measures)) {
-        return BoilerplateKind::contents;
     }
     if (length > 0 && is_in_page_jump(node, length, measures)) {
         return BoilerplateKind::links;
@@ -624,7 +657,11 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article, bool links) {
             removed.push_back(record(boilerplate_kind_name(kind), node));
             strip_text_keep_media(node);
         } else {
-            remove_with_label(node, boilerplate_kind_name(kind), measures.link_density_with_self(node), removed);
+            // A table of contents' in-page links weigh 0.3 in the link
+            // density; it is introduced by its label all the same.
+            const double density =
+                kind == BoilerplateKind::contents ? 1.0 : measures.link_density_with_self(node);
+            remove_with_label(node, boilerplate_kind_name(kind), density, removed);
         }
         node = next;
     }

@@ -23,6 +23,7 @@ enum class BoilerplateKind : std::uint8_t {
     date_line,  // a short line that only dates the article
     figure,     // a figure or an element named for images: its words go, its images stay
     contents,   // a table of contents: links to the page's own sections
+    form,       // a <form>: its labels, placeholders and messages
 };
 [[nodiscard]] std::string_view boilerplate_kind_name(BoilerplateKind kind) noexcept;
 

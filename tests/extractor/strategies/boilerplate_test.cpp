@@ -193,6 +193,65 @@ TEST(Boilerplate, ATableOfContentsGoesWithItsLabel) {
     EXPECT_TRUE(has(notes.text, "drawn by hand")) << "footnotes link back, but are text";
 }
 
+// A box of jumps is one too, and its label goes with it past a <br>, or as
+// the <summary> of the <details> that folds it away; so does one named
+// "toc", which is no less a table of contents for its name.
+TEST(Boilerplate, ATableOfContentsInABoxGoesWithItsLabel) {
+    const std::string jumps = "<a href=\"#silt\">Where the silt settles</a><a href=\"#dams\">What dams change</a>"
+                              "<a href=\"#sea\">The sea</a>";
+    const Cleaned box = clean(prose() + "<div class=\"jump-links\"><h2>In this guide</h2>" + jumps + "</div>" +
+                              prose());
+    EXPECT_FALSE(has(box.text, "In this guide"));
+    EXPECT_FALSE(has(box.text, "What dams change"));
+    ASSERT_EQ(box.removed.size(), 1U);
+    EXPECT_EQ(box.removed[0].kind, "contents");
+
+    const Cleaned after_break = clean(prose() + "<p><strong>In this guide</strong></p><br><ul><li>" +
+                                      "<a href=\"#silt\">Where the silt settles</a></li><li><a href=\"#dams\">What "
+                                      "dams change</a></li><li><a href=\"#sea\">The sea</a></li></ul>" + prose());
+    EXPECT_FALSE(has(after_break.text, "In this guide"));
+    ASSERT_EQ(after_break.removed.size(), 2U);
+    EXPECT_EQ(after_break.removed[1].kind, "label");
+
+    const Cleaned folded = clean(prose() + "<details><summary>In this guide</summary><div id=\"toc\"><nav>" + jumps +
+                                 "</nav></div></details>" + prose());
+    EXPECT_FALSE(has(folded.text, "In this guide"));
+    ASSERT_EQ(folded.removed.size(), 2U);
+    EXPECT_EQ(folded.removed[0].kind, "contents");
+    EXPECT_EQ(folded.removed[1].kind, "label");
+}
+
+// Cookie and consent banners, and tables of contents named in full, go by
+// their names; the same word in a section's own heading id is the author's.
+TEST(Boilerplate, ConsentBannersGoByTheirNames) {
+    const Cleaned c = clean(prose() +
+                            "<div id=\"cookie-law-info-bar\"><span>We store small files on your device to count "
+                            "visits.</span></div><section class=\"gdpr-modal\"><p>Choose what we may keep.</p>"
+                            "</section><div class=\"TableOfContentsDropDown\"><h3>On this page</h3><ul><li>Silt</li>"
+                            "<li>Dams</li></ul></div>");
+    EXPECT_FALSE(has(c.text, "small files"));
+    EXPECT_FALSE(has(c.text, "Choose what we may keep"));
+    EXPECT_FALSE(has(c.text, "On this page"));
+    EXPECT_TRUE(has(c.text, "a delta grows there"));
+    const Cleaned policy = clean("<section id=\"cookies\"><h2>Cookies</h2><p>The survey's site keeps no record of "
+                                 "who reads its maps.</p></section>" + prose());
+    EXPECT_TRUE(has(policy.text, "keeps no record")) << "a section whose id is its heading's words";
+}
+
+// A form's labels and messages are no part of the article, but a page that
+// wraps the whole article in one form keeps it.
+TEST(Boilerplate, FormsGoUnlessTheyHoldTheArticle) {
+    const Cleaned c = clean(prose() + "<form><label>First name*</label><label>Email*</label><p>This field is "
+                                      "hidden when viewing the form</p></form>");
+    EXPECT_FALSE(has(c.text, "First name"));
+    EXPECT_FALSE(has(c.text, "This field is hidden"));
+    ASSERT_EQ(c.removed.size(), 1U);
+    EXPECT_EQ(c.removed[0].kind, "form");
+    const Cleaned wrapped = clean("<form id=\"page\">" + prose() + "</form>");
+    EXPECT_TRUE(has(wrapped.text, "a delta grows there"));
+    EXPECT_TRUE(wrapped.removed.empty());
+}
+
 TEST(Boilerplate, AJumpWithinThePageThatStandsAloneGoes) {
     const Cleaned c = clean("<a class=\"skip\" href=\"#main\">Skip to main content</a>" + prose() +
                             "<p><a href=\"#top\">Back to top</a></p>" +
