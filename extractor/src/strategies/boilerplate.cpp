@@ -263,20 +263,16 @@ bool boilerplate_named(const Node* element, std::string_view names) {
            has_word_from(names, kBoilerplateWords);
 }
 
-// names_boilerplate, with `heading_ids` saying whether a section's heading id counts.
-bool named_as_boilerplate(const Node* element, HeadingIds heading_ids) {
-    return (element->has_attr("class") || element->has_attr("id")) &&
-           boilerplate_named(element, naming_words(element, heading_ids));
-}
-
-// Whether the element's class or id names a banner or a table of contents
-// (kBannerWords, kFurnitureStems), as names_boilerplate does not.
+// Whether the element's class or id names boilerplate, a heading's own id
+// aside, or a banner or a table of contents (kBannerWords, kFurnitureStems),
+// which names_boilerplate does not read.
 bool named_as_furniture(const Node* element) {
     if (!element->has_attr("class") && !element->has_attr("id")) {
         return false;
     }
     const std::string names = naming_words(element, HeadingIds::ignore);
-    return has_stem_from(names, kFurnitureStems) || has_word_from(names, kBannerWords);
+    return boilerplate_named(element, names) || has_stem_from(names, kFurnitureStems) ||
+           has_word_from(names, kBannerWords);
 }
 
 // Whether a sibling beside `node` reads on the same line: text that is not
@@ -562,8 +558,7 @@ BoilerplateKind classify(const Node* node, const Measures& measures, std::size_t
     // A heading, or a section, whose id is the heading's words is named by
     // its author ("sharing-with-a-team"): that id does not make it furniture.
     // (The block model reads every name as written: it was fitted on them.)
-    if (named_as_boilerplate(node, HeadingIds::ignore) || node->is(Tag::nav) || node->is(Tag::template_) ||
-        node->is(Tag::aside) || named_as_furniture(node)) {
+    if (node->is(Tag::nav) || node->is(Tag::template_) || node->is(Tag::aside) || named_as_furniture(node)) {
         return BoilerplateKind::named;
     }
     // A form's labels and messages ("Email*", "Thank you! Your submission
@@ -674,7 +669,10 @@ std::vector<RemovedBlock> remove_boilerplate(Node* article, bool links) {
     return removed;
 }
 
-bool names_boilerplate(const Node* element) { return named_as_boilerplate(element, HeadingIds::count); }
+bool names_boilerplate(const Node* element) {
+    return (element->has_attr("class") || element->has_attr("id")) &&
+           boilerplate_named(element, naming_words(element));
+}
 
 namespace {
 
