@@ -156,9 +156,10 @@ constexpr text::WordSet kContentWords{std::to_array<std::string_view>({
 
 // Names that remove_boilerplate reads beside kBoilerplateWords and
 // kBoilerplateStems, and the block model does not (it was fitted on those
-// alone): cookie and consent banners, and tables of contents named in full
-// ("table-of-contents", "TableOfContentsDropDown").
-constexpr text::WordSet kBannerWords{std::to_array<std::string_view>({"consent", "cookie", "cookies", "gdpr"})};
+// alone): cookie and consent banners ("cookie" within any name, the others
+// as words), and tables of contents named in full ("table-of-contents",
+// "TableOfContentsDropDown").
+constexpr text::WordSet kBannerWords{std::to_array<std::string_view>({"consent", "gdpr"})};
 constexpr text::NeedleSet kFurnitureStems{
     std::to_array<std::string_view>({"cookie", "table-of-contents", "table_of_contents", "tableofcontents"})};
 
