@@ -34,7 +34,11 @@ points with the split, and a bar it clears by less says little. auto's
 reliability diagram goes to proto-docs/confidence-reliability.png.
 
 usage: /usr/bin/python3 bench/fit/fit_confidence.py [--pith build/pith] [--write | --check]
-           [--plot PNG] [--min-auroc A] [--min-spearman S] [--max-ece E] [--min-routed R]
+           [--plot PNG] [--min-auroc A] [--min-spearman S] [--max-ece E] [--min-routed R] [--ceiling]
+  --ceiling  also print what auto's routing bar is up against: the least-sure
+             10%'s share fitted in sample, given the annotated page type,
+             without the empty annotations and ranked by a logistic regression
+             fitted to F1 < 0.5, and what the answers under 0.5 are
 Needs Debian's python3-numpy and python3-matplotlib.
 """
 
@@ -423,6 +427,93 @@ def other_splits(X, f1, good, has, fold, in_wcxb, straight, hidden, rows, wcxb_p
     return found
 
 
+def ridge_logistic(X, y, lam):
+    """Weights of a logistic regression (intercept first) with an L2 penalty
+    `lam` on every weight, by Newton's method."""
+    Z = np.column_stack([np.ones(len(X)), X])
+    b = np.zeros(Z.shape[1])
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-Z @ b))
+        hessian = (Z * (p * (1 - p))[:, None]).T @ Z + lam * np.eye(len(b))
+        b -= np.linalg.solve(hessian, Z.T @ (p - y) + lam * b)
+    return b
+
+
+def ceiling(X, f1, good, has, fold, in_wcxb, straight, hidden, rows, wcxb_pages):
+    """Prints what auto's routing bar (the least-sure 10% holding half of the
+    pages under F1 0.5) is up against: the share fitted in sample, given the
+    annotated page type, without the empty annotations, ranked by another kind
+    of model, and what the bad answers are."""
+    keys = [Path(row[4].get("file", "")).stem for row in rows]
+    truth = {key: t.get("main_content") or "" for key, _, _, t in wcxb_pages}
+    kind = {key: k for key, k, _, _ in wcxb_pages}
+    domain = {key: d for key, _, d, _ in wcxb_pages}
+    w = in_wcxb
+
+    def held(score, keep=None):
+        m = w if keep is None else w & keep
+        return routing(score[m], f1[m])[1][1]
+
+    _, confidence = out_of_fold(X, f1, good, has, fold, straight, hidden)
+    print(f"\nauto, the routing bar: the share of wcxb-dev's pages under F1 {BAD_F1} that the least-sure 10% hold")
+    print(f"  out of fold, as committed: {held(confidence):.3f}")
+    model = SharesFirst(straight, hidden).fit(X[has], f1[has])
+    predicted = np.where(has, np.clip(model.predict(X), 0.0, 1.0), 0.0)
+    in_sample = np.where(has, Calibration().fit(predicted[has], good[has]).predict(predicted), 0.0)
+    print(f"  in sample (the models fitted on the pages they rank): {held(in_sample):.3f}")
+    annotated = np.zeros((len(rows), len(wcxb.TYPES)))
+    for i, key in enumerate(keys):
+        annotated[i, wcxb.TYPES.index(kind[key]) if w[i] else 0] = 1.0  # Mozilla's pages are articles
+    _, told = out_of_fold(np.column_stack([X, annotated]), f1, good, has, fold, straight, hidden)
+    print(f"  out of fold, the annotated page type given to the trees: {held(told):.3f}")
+    annotated_text = np.array([bool(truth.get(key)) or not w[i] for i, key in enumerate(keys)])
+    print(f"  out of fold, the {int((w & ~annotated_text).sum())} pages whose annotation is empty left out: "
+          f"{held(confidence, annotated_text):.3f}")
+    # Another kind of model: a logistic regression fitted to F1 < BAD_F1 itself,
+    # over the standardised features, ranking the bad pages first.
+    Xs = (X - X[has].mean(axis=0)) / (X[has].std(axis=0) + 1e-9)
+    bad = (f1 < BAD_F1).astype(np.float64)
+
+    def logistic_rank(split):
+        sureness = np.full(len(f1), -np.inf)  # no article: least sure
+        for k in range(wcxb.FOLDS):
+            train, test = has & (split != k), has & (split == k)
+            b = ridge_logistic(Xs[train], bad[train], 100.0)
+            sureness[test] = -(b[0] + Xs[test] @ b[1:])
+        return sureness
+    spread = []
+    for salt in range(1, OTHER_SPLITS + 1):
+        salted = group_folds([f"{salt}{domain[key]}" if w[i] else "" for i, key in enumerate(keys)], wcxb.FOLDS)
+        spread.append(held(logistic_rank(np.where(w, salted, fold))))
+    print(f"  out of fold, a ridge logistic regression fitted to F1 < {BAD_F1}: {held(logistic_rank(fold)):.3f} "
+          f"({np.mean(spread):.3f} over the {OTHER_SPLITS} other splits, {min(spread):.3f} to {max(spread):.3f})")
+    routed = np.zeros(len(f1), dtype=bool)
+    order = np.flatnonzero(w)[np.argsort(confidence[w], kind="mergesort")]
+    routed[order[:int(round(0.10 * w.sum()))]] = True
+    kinds = {}
+    for i, key in enumerate(keys):
+        if not w[i] or f1[i] >= BAD_F1:
+            continue
+        answer = rows[i][4].get("text") or ""
+        precision, recall, _ = wcxb.word_prf(answer, truth[key])
+        if not truth[key]:
+            what = "the annotation is empty"
+        elif not answer.strip():
+            what = "no answer"
+        elif recall >= 0.8:
+            what = "the answer holds the annotation and more"
+        elif precision >= 0.8:
+            what = "the answer is a part of the annotation"
+        else:
+            what = "the answer is elsewhere on the page"
+        count = kinds.setdefault(what, [0, 0])
+        count[0] += 1
+        count[1] += bool(routed[i])
+    print(f"  the pages under F1 {BAD_F1}, and how many of them the least-sure 10% hold:")
+    for what, (n, r) in sorted(kinds.items(), key=lambda item: -item[1][0]):
+        print(f"    {what:<44} {n:>4} {r:>5}")
+
+
 def routing(confidence, f1):
     """[(share routed, share of the bad pages it holds, mean F1 of the rest)], least sure first."""
     bad = f1 < BAD_F1
@@ -468,6 +559,8 @@ def main():
     ap.add_argument("--max-ece", type=float, help="exit 1 unless auto's calibration error is at most this")
     ap.add_argument("--min-routed", type=float,
                     help="exit 1 unless auto's least-sure 10%% hold at least this share of the pages under F1 0.5")
+    ap.add_argument("--ceiling", action="store_true",
+                    help="print what auto's routing bar is up against (in sample, other models, the bad answers)")
     args = ap.parse_args()
     root = wcxb.root_or_exit("fit_confidence.py")
     wcxb_pages = wcxb.load(root)
@@ -499,6 +592,8 @@ def main():
             if strategy == "auto":
                 figures["other_splits"] = other_splits(X, f1, good, has, fold, in_wcxb, straight, hidden, rows,
                                                        wcxb_pages)
+                if args.ceiling:
+                    ceiling(X, f1, good, has, fold, in_wcxb, straight, hidden, rows, wcxb_pages)
             models.append(SharesFirst(straight, hidden).fit(X[has], f1[has]))
             calibrations.append(Calibration().fit(predicted[has], good[has]))
             w = in_wcxb
