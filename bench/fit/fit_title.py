@@ -75,6 +75,8 @@ MODEL_FILE = REPO / "extractor" / "src" / "metadata" / "title_model.inc"
 # these features see on the page, in sample or out.
 PARAMS = dict(objective="binary", rounds=200, max_depth=3, learning_rate=0.1, reg_lambda=1.0, min_child_weight=2.0)
 FROM_HEADLINE, FROM_TITLE_PART = 0, 1  # the features saying which candidates the rules chose
+FROM_DECLARED = range(1, 10)           # from <title>, og:title or JSON-LD, whole or in part
+FROM_H1 = (10, 11)                     # from the first <h1>, or another
 PAGE_TYPES_BEGIN = 29                  # the page type's probabilities, in wcxb.TYPES's order
 RULE_TYPES = {"forum", "service"}      # where the rules take the title's part over the headline
 
@@ -119,6 +121,25 @@ def rule_choice(rows, kind_of_page):
     return int(np.argmax(X[:, FROM_HEADLINE])) if X[:, FROM_HEADLINE].any() else 0
 
 
+def title_sources(rows, labels):
+    """Where a page's annotated title is found among its candidates: the <h1>
+    and the declared titles read the same, or differ and the annotation takes
+    one of them. Where they differ the annotation takes either about as often,
+    and that choice is most of what the model misses."""
+    right = [features for (_, features), label in zip(rows, labels) if label]
+    if not right:
+        return "no candidate is the truth's title"
+    from_h1 = any(f[i] for f in right for i in FROM_H1)
+    declared = any(f[i] for f in right for i in FROM_DECLARED)
+    if from_h1 and declared:
+        return "the <h1> and a declared title read the same"
+    if not any(f[i] for _, f in rows for i in FROM_H1):
+        return "no <h1>"
+    if from_h1:
+        return "they differ; the truth takes the <h1>"
+    return "they differ; the truth takes the declared title" if declared else "other"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pith", default=str(REPO / "build" / "pith"))
@@ -155,6 +176,7 @@ def main():
     in_sample = models[0].predict(X)
 
     tally = {}
+    agreement = {}
     start = 0
     for key, kind, fold, rows, labels in examples:
         n = len(rows)
@@ -164,6 +186,10 @@ def main():
                       int(np.argmax(in_sample[start:start + n])))
             hits = tuple(bool(labels[i]) for i in picked)
         start += n
+        group = agreement.setdefault(title_sources(rows, labels), [0, 0, 0])
+        group[0] += 1
+        group[1] += hits[1]
+        group[2] += hits[2]
         for group in ("all", kind) + (("held aside",) if fold == 0 else ()):
             t = tally.setdefault(group, [0, 0, 0, 0, 0])
             t[0] += 1
@@ -178,6 +204,9 @@ def main():
         if group in tally:
             n, rule, model, fitted, any_hit = tally[group]
             print(f"{group:<14}{n:>6}{rule / n:>8.3f}{model / n:>8.3f}{fitted / n:>11.3f}{any_hit / n:>15.3f}")
+    print(f"by where the truth's title is found:\n  {'':<56}{'pages':>6}{'model':>8}{'in-sample':>11}")
+    for group, (n, right, fitted) in sorted(agreement.items(), key=lambda item: -item[1][0]):
+        print(f"  {group:<56}{n:>6}{right / n:>8.3f}{fitted / n:>11.3f}")
     accuracy = tally["all"][2] / tally["all"][0]
 
     text = forest_table(models, width, [
