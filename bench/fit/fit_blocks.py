@@ -272,16 +272,18 @@ def stability(leave_out, X, y, w, row_page, pages, f1_by_page, kept):
     quarter = np.asarray(group_folds([f"bag{pages[k]['domain'] if k in pages else k}" for k in row_page], 4))
     slow = dict(PARAMS, rounds=4 * PARAMS["rounds"], learning_rate=PARAMS["learning_rate"] / 4)
 
+    def fitted(rows, params=PARAMS):
+        return Booster(**params).fit(X[rows], y[rows], w[rows])
+
     def as_fitted(rows):
-        return Booster(**PARAMS).fit(X[rows], y[rows], w[rows]).predict(X)
+        return fitted(rows).predict(X)
 
     def bagged(rows):
-        margins = [Booster(**PARAMS).fit(X[rows & (quarter != b)], y[rows & (quarter != b)],
-                                         w[rows & (quarter != b)]).margin(X) for b in range(4)]
+        margins = [fitted(rows & (quarter != b)).margin(X) for b in range(4)]
         return 1 / (1 + np.exp(-np.mean(margins, axis=0)))
 
     def slower(rows):
-        return Booster(**slow).fit(X[rows], y[rows], w[rows]).predict(X)
+        return fitted(rows, slow).predict(X)
 
     print(f"the block model fitted on every page and again without {leave_out} of them; on the other "
           f"{len(others)} pages:")

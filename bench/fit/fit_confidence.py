@@ -277,6 +277,19 @@ class SharesFirst:
         return self.booster.margin(X) + self.straight.terms(X) @ self.weight
 
 
+def fit_logistic(Z, y, ridge=0.0):
+    """The weights b of P(y = 1) = 1 / (1 + exp(-Z @ b)), by Newton's method
+    from b = (1, 0, ...), with an L2 penalty `ridge` on every weight (the
+    Hessian's diagonal gets 1e-9 more, so that it stays invertible)."""
+    b = np.zeros(Z.shape[1])
+    b[0] = 1.0
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-Z @ b))
+        hessian = (Z * (p * (1 - p))[:, None]).T @ Z + (ridge + 1e-9) * np.eye(len(b))
+        b -= np.linalg.solve(hessian, Z.T @ (p - y) + ridge * b)
+    return b
+
+
 class Calibration:
     """The probability of a good answer from a predicted word F1:
     1 / (1 + exp(-(slope * logit(F1) + intercept))), the F1 kept within
@@ -290,11 +303,7 @@ class Calibration:
         return np.log(p / (1 - p))
 
     def fit(self, predicted, good):
-        Z = np.column_stack([self.logit(predicted), np.ones(len(predicted))])
-        b = np.array([1.0, 0.0])
-        for _ in range(100):  # Newton's method
-            p = 1 / (1 + np.exp(-Z @ b))
-            b -= np.linalg.solve((Z * (p * (1 - p))[:, None]).T @ Z + 1e-9 * np.eye(2), Z.T @ (p - good))
+        b = fit_logistic(np.column_stack([self.logit(predicted), np.ones(len(predicted))]), good)
         self.slope, self.intercept = float(b[0]), float(b[1])
         return self
 
@@ -411,32 +420,32 @@ def out_of_fold(X, f1, good, has, fold, straight, hidden):
     return predicted, confidence
 
 
+def row_keys(rows):
+    """The page each row of examples() is of (its file's name)."""
+    return [Path(row[4].get("file", "")).stem for row in rows]
+
+
+def salted_splits(rows, in_wcxb, fold, wcxb_pages):
+    """The OTHER_SPLITS other splits of wcxb-dev's domains into folds, each
+    domain's name salted (1, 2...) before it is hashed; Mozilla's pages keep
+    their folds."""
+    domain = {key: d for key, _, d, _ in wcxb_pages}
+    keys = row_keys(rows)
+    for salt in range(1, OTHER_SPLITS + 1):
+        salted = group_folds([f"{salt}{domain[key]}" if w else "" for key, w in zip(keys, in_wcxb)], wcxb.FOLDS)
+        yield np.where(in_wcxb, salted, fold)
+
+
 def other_splits(X, f1, good, has, fold, in_wcxb, straight, hidden, rows, wcxb_pages):
     """[(AUROC, share of the bad pages in the least-sure 10%)] out of fold, with
     wcxb-dev's domains split into folds by OTHER_SPLITS other hashes (the
     domain salted with 1, 2...); Mozilla's pages keep theirs. The figures
     above come from one split; these say how much of them is that split's."""
-    domain = {key: d for key, _, d, _ in wcxb_pages}
-    keys = [Path(row[4].get("file", "")).stem for row in rows]
     found = []
-    for salt in range(1, OTHER_SPLITS + 1):
-        salted = group_folds([f"{salt}{domain[key]}" if w else "" for key, w in zip(keys, in_wcxb)], wcxb.FOLDS)
-        split = np.where(in_wcxb, salted, fold)
+    for split in salted_splits(rows, in_wcxb, fold, wcxb_pages):
         _, confidence = out_of_fold(X, f1, good, has, split, straight, hidden)
         found.append((auroc(confidence[in_wcxb], good[in_wcxb] > 0), routing(confidence[in_wcxb], f1[in_wcxb])[1][1]))
     return found
-
-
-def ridge_logistic(X, y, lam):
-    """Weights of a logistic regression (intercept first) with an L2 penalty
-    `lam` on every weight, by Newton's method."""
-    Z = np.column_stack([np.ones(len(X)), X])
-    b = np.zeros(Z.shape[1])
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-Z @ b))
-        hessian = (Z * (p * (1 - p))[:, None]).T @ Z + lam * np.eye(len(b))
-        b -= np.linalg.solve(hessian, Z.T @ (p - y) + lam * b)
-    return b
 
 
 def ceiling(X, f1, good, has, fold, in_wcxb, straight, hidden, rows, wcxb_pages):
@@ -444,10 +453,9 @@ def ceiling(X, f1, good, has, fold, in_wcxb, straight, hidden, rows, wcxb_pages)
     pages under F1 0.5) is up against: the share fitted in sample, given the
     annotated page type, without the empty annotations, ranked by another kind
     of model, and what the bad answers are."""
-    keys = [Path(row[4].get("file", "")).stem for row in rows]
+    keys = row_keys(rows)
     truth = {key: t.get("main_content") or "" for key, _, _, t in wcxb_pages}
     kind = {key: k for key, k, _, _ in wcxb_pages}
-    domain = {key: d for key, _, d, _ in wcxb_pages}
     w = in_wcxb
 
     def held(score, keep=None):
@@ -478,18 +486,14 @@ def ceiling(X, f1, good, has, fold, in_wcxb, straight, hidden, rows, wcxb_pages)
         sureness = np.full(len(f1), -np.inf)  # no article: least sure
         for k in range(wcxb.FOLDS):
             train, test = has & (split != k), has & (split == k)
-            b = ridge_logistic(Xs[train], bad[train], 100.0)
+            b = fit_logistic(np.column_stack([np.ones(int(train.sum())), Xs[train]]), bad[train], ridge=100.0)
             sureness[test] = -(b[0] + Xs[test] @ b[1:])
         return sureness
-    spread = []
-    for salt in range(1, OTHER_SPLITS + 1):
-        salted = group_folds([f"{salt}{domain[key]}" if w[i] else "" for i, key in enumerate(keys)], wcxb.FOLDS)
-        spread.append(held(logistic_rank(np.where(w, salted, fold))))
+    spread = [held(logistic_rank(split)) for split in salted_splits(rows, in_wcxb, fold, wcxb_pages)]
     print(f"  out of fold, a ridge logistic regression fitted to F1 < {BAD_F1}: {held(logistic_rank(fold)):.3f} "
           f"({np.mean(spread):.3f} over the {OTHER_SPLITS} other splits, {min(spread):.3f} to {max(spread):.3f})")
     routed = np.zeros(len(f1), dtype=bool)
-    order = np.flatnonzero(w)[np.argsort(confidence[w], kind="mergesort")]
-    routed[order[:int(round(0.10 * w.sum()))]] = True
+    routed[w] = least_sure(confidence[w], 0.10)
     kinds = {}
     for i, key in enumerate(keys):
         if not w[i] or f1[i] >= BAD_F1:
@@ -514,14 +518,19 @@ def ceiling(X, f1, good, has, fold, in_wcxb, straight, hidden, rows, wcxb_pages)
         print(f"    {what:<44} {n:>4} {r:>5}")
 
 
+def least_sure(confidence, share):
+    """Whether each answer is among the `share` least sure (ties in page order)."""
+    routed = np.zeros(len(confidence), dtype=bool)
+    routed[np.argsort(confidence, kind="mergesort")[:int(round(share * len(confidence)))]] = True
+    return routed
+
+
 def routing(confidence, f1):
     """[(share routed, share of the bad pages it holds, mean F1 of the rest)], least sure first."""
     bad = f1 < BAD_F1
-    order = np.argsort(confidence, kind="mergesort")
     table = []
     for share in ROUTED:
-        routed = np.zeros(len(f1), dtype=bool)
-        routed[order[:int(round(share * len(f1)))]] = True
+        routed = least_sure(confidence, share)
         table.append((share, float(bad[routed].sum() / max(bad.sum(), 1)), float(f1[~routed].mean())))
     return table
 

@@ -186,10 +186,10 @@ def main():
                       int(np.argmax(in_sample[start:start + n])))
             hits = tuple(bool(labels[i]) for i in picked)
         start += n
-        group = agreement.setdefault(title_sources(rows, labels), [0, 0, 0])
-        group[0] += 1
-        group[1] += hits[1]
-        group[2] += hits[2]
+        counts = agreement.setdefault(title_sources(rows, labels), [0, 0, 0])
+        counts[0] += 1
+        counts[1] += hits[1]
+        counts[2] += hits[2]
         for group in ("all", kind) + (("held aside",) if fold == 0 else ()):
             t = tally.setdefault(group, [0, 0, 0, 0, 0])
             t[0] += 1
