@@ -345,23 +345,33 @@ def finish_model(path, text, args, repo, failures=(), boosters=()):
     """Exits 1 after printing each of `failures` (the bars the fit missed);
     else --write rewrites the committed model, --check exits 1 unless it is
     `text` (differences, same_splits over `boosters`, the models of the table)."""
+    finish_models([(path, text, boosters)], args, repo, failures)
+
+
+def finish_models(tables, args, repo, failures=()):
+    """finish_model for several model files: `tables` is [(path, text,
+    boosters)]; --check exits 1 unless every one is its fit's."""
     for failure in failures:
         print("FAIL", failure)
     if failures:
         raise SystemExit(1)
-    shown = path.relative_to(repo)
-    if args.write:
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {shown}")
+    differing = False
+    for path, text, boosters in tables:
+        shown = path.relative_to(repo)
+        if args.write:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {shown}")
+        if args.check:
+            committed = path.read_text(encoding="utf-8")
+            differ, largest = differences(committed, text)
+            if differ and boosters and same_splits(committed, text, boosters):
+                print(f"{shown}: the committed model is what this fit gives, but for splits on another feature "
+                      "that parts their rows alike")
+            elif differ:
+                print(f"{shown} differs from this fit (largest relative difference {largest:.3g}): run with --write")
+                differing = True
+            else:
+                print(f"{shown}: the committed model is what this fit gives (largest relative difference "
+                      f"{largest:.3g})")
     if args.check:
-        committed = path.read_text(encoding="utf-8")
-        differ, largest = differences(committed, text)
-        if differ and boosters and same_splits(committed, text, boosters):
-            print("the committed model is what this fit gives, but for splits on another feature that parts "
-                  "their rows alike")
-            raise SystemExit(0)
-        if differ:
-            print(f"{shown} differs from this fit (largest relative difference {largest:.3g}): run with --write")
-        else:
-            print(f"the committed model is what this fit gives (largest relative difference {largest:.3g})")
-        raise SystemExit(1 if differ else 0)
+        raise SystemExit(1 if differing else 0)
