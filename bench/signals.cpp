@@ -35,8 +35,8 @@ using namespace pith::extract;
 nlohmann::json region_blocks_of(PreparedPage& page, const ExtractOptions& options) {
     PassInput input;
     input.flags = PassFlags::none;
-    input.page_type = page.page_type->type;
-    input.page_type_probabilities = page.page_type->probabilities;
+    input.page_type = page.page_type->layout_type;
+    input.page_type_probabilities = page.page_type->layout_probabilities;
     input.model_fold = options.runtime.model_fold;
     PassState state;
     std::vector<PassDiagnostics> passes;

@@ -87,7 +87,8 @@ Article article_from_page(PreparedPage& page, const ExtractOptions& options, Art
     // What a page shows of its authors and date without marking them is read
     // only for an article or a thread that lacks a marked one, or whose marked
     // author is the site itself: a person the page shows replaces it.
-    const bool authored = article.page_type == PageType::article || article.page_type == PageType::forum;
+    const std::optional<PageType> type = layout_page_type(article);
+    const bool authored = type == PageType::article || type == PageType::forum;
     const bool dated = page.authors_dates.published || page.authors_dates.date_after_headline;
     if (authored && (page.authors_dates.authors.empty() || !dated ||
                      signed_by_the_site(page.authors_dates.authors, page.metadata.site_name))) {

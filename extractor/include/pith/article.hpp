@@ -36,12 +36,18 @@ inline constexpr std::size_t kPageTypeCount = 7;
 [[nodiscard]] std::string_view page_type_name(PageType type) noexcept;
 [[nodiscard]] std::optional<PageType> page_type_from_name(std::string_view name) noexcept;
 
-// What the classifier made of a page: the probability of each type, in
-// PageType's order, and the type the extraction used.
+// What the classifiers made of a page: the probability of each type, in
+// PageType's order, and the type, from the page-type classifier (its layout
+// and its words); and the same from the layout classifier (its URL,
+// declarations and structure alone), which the extraction reads: auto's
+// choice, and the models fitted after it, the block model, the judge, the
+// confidence and the title model, were fitted on its probabilities.
 struct PageTypeDiagnostics {
     PageType type = PageType::article;
     std::array<double, kPageTypeCount> probabilities{};
-    bool forced = false;  // options.page_type named it; the probabilities are still the classifier's
+    bool forced = false;  // options.page_type named it; the probabilities are still the classifiers'
+    PageType layout_type = PageType::article;  // the extraction's type: the forced one too
+    std::array<double, kPageTypeCount> layout_probabilities{};
 };
 
 struct CandidateInfo {
@@ -259,5 +265,12 @@ struct Article {
     StageTimings timings;
     std::optional<CostEstimate> cost;  // once the tags were scanned
 };
+
+// The page type the extraction read: the layout classifier's, or the forced
+// one (PageTypeDiagnostics); page_type when there are no diagnostics.
+[[nodiscard]] inline std::optional<PageType> layout_page_type(const Article& article) noexcept {
+    return article.page_type_diagnostics ? std::optional(article.page_type_diagnostics->layout_type)
+                                         : article.page_type;
+}
 
 }  // namespace pith::extract

@@ -125,6 +125,117 @@ void mark_class_words(std::string_view value, std::array<bool, kClassWordCount>&
     }
 }
 
+// Words and phrases of the web's common vocabulary that name what a kind of
+// page offers its reader: replies and members on a forum, a cart and stock on
+// a product page, sorting and filters on a grid, "read more" on a listing,
+// "on this page" in documentation, demos and trials on a service page, "min
+// read" on an article. Chosen by hand from what shop, forum, documentation
+// and CMS software print, not fitted; counted apart in the page's <title> and
+// h1-h3 headings and in the text of its links and buttons. Sorted: the
+// phrases that begin with the same two letters are one run (PhraseIndex).
+constexpr std::string_view kKindPhrases[] = {
+    "add to bag", "add to basket", "add to cart", "add to wishlist", "all posts", "answer", "answers", "api",
+    "archive", "archives", "asked", "author", "book a demo", "brand", "buy now", "by", "categories", "clear all",
+    "color", "comments", "contact us", "continue reading", "customers", "description", "docs", "documentation",
+    "edit this page", "example", "features", "filter", "filters", "free shipping", "free trial", "get a quote",
+    "get started", "getting started", "guide", "how it works", "in stock", "installation", "introduction", "items",
+    "joined", "last post", "latest", "learn more", "leave a comment", "load more", "log in to reply", "member",
+    "members", "min read", "moderator", "newer posts", "newsletter", "next", "next page", "older posts",
+    "on this page", "our team", "out of stock", "overview", "page 2", "parameters", "per page", "permalink", "plans",
+    "posted", "posts", "previous", "price", "pricing", "product details", "products", "published", "quantity",
+    "quote", "read more", "reference", "related", "related articles", "replies", "reply", "report", "request a demo",
+    "results", "returns", "reviews", "services", "share", "shipping", "shop", "show more", "sign up", "size", "sku",
+    "solutions", "solved", "sort by", "specifications", "start free", "subscribe", "table of contents",
+    "talk to sales", "testimonials", "thread", "topic", "try it free", "tutorial", "updated", "version", "view all",
+    "view more", "views", "votes", "wishlist", "write a review",};
+constexpr std::size_t kKindPhraseCount = std::size(kKindPhrases);
+static_assert(kKindPhraseCount == kKindPhraseFeatureCount);
+static_assert(kKindPhraseCount < 256, "PhraseIndex holds a phrase's place in a byte");
+
+constexpr bool phrases_sorted() {
+    for (std::size_t i = 1; i < kKindPhraseCount; ++i) {
+        if (!(kKindPhrases[i - 1] < kKindPhrases[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+static_assert(phrases_sorted(), "PhraseIndex takes the phrases of a letter pair as one run");
+
+constexpr bool is_word_byte(char c) noexcept {
+    const auto b = static_cast<unsigned char>(c);
+    return b >= 0x80 || (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || c == '_';
+}
+
+// kKindPhrases by their first two letters: sorted, the phrases a pair begins
+// are one run, [begin, begin + count). Every phrase starts with two letters.
+struct PhraseIndex {
+    std::array<std::uint8_t, 26 * 26> begin{};
+    std::array<std::uint8_t, 26 * 26> count{};
+};
+
+constexpr PhraseIndex make_phrase_index() {
+    PhraseIndex index;
+    for (std::size_t i = 0; i < kKindPhraseCount; ++i) {
+        if (!is_lower_letter(kKindPhrases[i][0]) || !is_lower_letter(kKindPhrases[i][1])) {
+            throw "every kind phrase starts with two lowercase letters";  // not a constant: the build stops
+        }
+        const std::size_t pair = letter_pair(kKindPhrases[i][0], kKindPhrases[i][1]);
+        if (index.count[pair]++ == 0) {
+            index.begin[pair] = static_cast<std::uint8_t>(i);
+        }
+    }
+    return index;
+}
+constexpr PhraseIndex kPhraseIndex = make_phrase_index();
+
+// Whether `phrase` is read in `text` from `pos`, where a word begins, to a
+// word's end: letters ASCII case ignored, each space of the phrase standing
+// for any run of bytes that are no word's.
+bool phrase_at(std::string_view text, std::size_t pos, std::string_view phrase) noexcept {
+    for (const char c : phrase) {
+        if (c == ' ') {
+            if (pos >= text.size() || is_word_byte(text[pos])) {
+                return false;
+            }
+            while (pos < text.size() && !is_word_byte(text[pos])) {
+                ++pos;
+            }
+        } else if (pos >= text.size() || lower_ascii(text[pos++]) != c) {
+            return false;
+        }
+    }
+    return pos == text.size() || !is_word_byte(text[pos]);
+}
+
+// Counts into `counts` the kind phrases `text` holds, each matched from the
+// start of a word (a run of letters, digits and any non-ASCII bytes) to the
+// end of one. Most words begin no phrase: their first two letters say so.
+void count_kind_phrases(std::string_view text, std::array<std::uint16_t, kKindPhraseCount>& counts) noexcept {
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        while (pos < text.size() && !is_word_byte(text[pos])) {
+            ++pos;
+        }
+        if (pos + 1 < text.size()) {
+            const char first = lower_ascii(text[pos]);
+            const char second = lower_ascii(text[pos + 1]);
+            if (is_lower_letter(first) && is_lower_letter(second)) {
+                const std::size_t pair = letter_pair(first, second);
+                for (std::size_t i = kPhraseIndex.begin[pair]; i < kPhraseIndex.begin[pair] + kPhraseIndex.count[pair];
+                     ++i) {
+                    if (phrase_at(text, pos, kKindPhrases[i]) && counts[i] < 0xFFFF) {
+                        ++counts[i];
+                    }
+                }
+            }
+        }
+        while (pos < text.size() && is_word_byte(text[pos])) {
+            ++pos;
+        }
+    }
+}
+
 // The tags whose counts tell kinds apart.
 constexpr Tag kCountedTags[] = {Tag::p,       Tag::h1,     Tag::h2,     Tag::h3,         Tag::li,     Tag::a,
                                 Tag::img,     Tag::pre,    Tag::code,   Tag::table,      Tag::form,   Tag::input,
@@ -162,12 +273,18 @@ enum Feature : std::size_t {
     chrome_share, h1_count, images_per_word, list_link_density, second_group_count, second_group_share,
     tags_begin,  // kTagCount log counts
     classes_begin = tags_begin + kTagCount,  // kClassWordCount log counts
-    feature_end = classes_begin + kClassWordCount,
+    layout_end = classes_begin + kClassWordCount,
+    heading_phrases_begin = layout_end,  // kKindPhraseCount log counts in the <title> and h1-h3
+    action_phrases_begin = heading_phrases_begin + kKindPhraseCount,  // and in links and buttons
+    question_marks = action_phrases_begin + kKindPhraseCount,
+    phone_links, mail_links, email_fields,
+    feature_end,
 };
+static_assert(layout_end == kLayoutFeatureCount, "kLayoutFeatureCount is the layout features' number");
 static_assert(feature_end == kPageTypeFeatureCount, "kPageTypeFeatureCount is the features' number");
 
-constexpr std::array<std::string_view, kPageTypeFeatureCount> make_names() {
-    std::array<std::string_view, kPageTypeFeatureCount> names{
+constexpr std::array<std::string_view, kLayoutFeatureCount> make_layout_names() {
+    std::array<std::string_view, kLayoutFeatureCount> names{
         "url_known", "url_depth", "url_root", "url_query", "url_last_digits", "url_last_length", "url_last_dashes",
         "url_file_ext", "url_year", "url_forum", "url_product", "url_collection", "url_article", "url_docs",
         "url_service", "host_forum", "host_docs", "host_shop", "host_blog", "host_subdomain",
@@ -207,7 +324,29 @@ constexpr std::array<std::string_view, kPageTypeFeatureCount> make_names() {
     }
     return names;
 }
-constexpr std::array<std::string_view, kPageTypeFeatureCount> kFeatureNames = make_names();
+
+// Every feature's name: the layout's, then "heading:PHRASE" and
+// "action:PHRASE" for the kind phrases, then the four counts. Built once.
+struct FeatureNames {
+    std::array<std::string, 2 * kKindPhraseCount> phrase_names;
+    std::array<std::string_view, kPageTypeFeatureCount> names{};
+
+    FeatureNames() {
+        constexpr std::array<std::string_view, kLayoutFeatureCount> kLayoutNames = make_layout_names();
+        std::copy(kLayoutNames.begin(), kLayoutNames.end(), names.begin());
+        for (std::size_t i = 0; i < kKindPhraseCount; ++i) {
+            phrase_names[i] = "heading:" + std::string(kKindPhrases[i]);
+            phrase_names[kKindPhraseCount + i] = "action:" + std::string(kKindPhrases[i]);
+        }
+        for (std::size_t i = 0; i < phrase_names.size(); ++i) {
+            names[heading_phrases_begin + i] = phrase_names[i];
+        }
+        names[question_marks] = "question_marks";
+        names[phone_links] = "phone_links";
+        names[mail_links] = "mail_links";
+        names[email_fields] = "email_fields";
+    }
+};
 
 template <std::size_t N>
 bool one_of(std::string_view word, const std::string_view (&words)[N]) {
@@ -314,6 +453,16 @@ bool is_chrome(const Node* node) noexcept {
     return node->is(Tag::header) || node->is(Tag::footer) || node->is(Tag::nav) || node->is(Tag::aside);
 }
 
+// The headings whose words count as the page's headings for the kind
+// phrases: h1-h3, as deeper ones name parts of the content.
+bool is_phrase_heading(const Node* node) noexcept {
+    return (node->is(Tag::h1) || node->is(Tag::h2) || node->is(Tag::h3)) && node->ns == dom::Namespace::html;
+}
+
+bool starts_with_ascii_ci(std::string_view s, std::string_view prefix) noexcept {
+    return s.size() >= prefix.size() && text::iequals_ascii(s.substr(0, prefix.size()), prefix);
+}
+
 // Children of one element that look alike: the same tag and first class.
 struct SiblingGroup {
     Tag tag = Tag::other;
@@ -385,6 +534,18 @@ struct SignalWalker {
     std::size_t list_link_words = 0;
     std::size_t in_list_item = 0;
     std::vector<SiblingGroup> groups;  // the open frames' groups (Frame::group_begin)
+    // The text of the open h1-h3 headings, and of the open links and
+    // buttons, read for the kind phrases when the outermost one closes.
+    std::size_t in_heading = 0;
+    std::size_t in_action = 0;
+    std::string heading_text;
+    std::string action_text;
+    std::array<std::uint16_t, kKindPhraseCount> heading_phrases{};
+    std::array<std::uint16_t, kKindPhraseCount> action_phrases{};
+    std::size_t questions = 0;
+    std::size_t phone_link_count = 0;
+    std::size_t mail_link_count = 0;
+    std::size_t email_field_count = 0;
     // The body's text trimmed, each run of white space inside it counted as
     // one, in UTF-16 units (dom::inner_text_length).
     std::size_t text_units = 0;
@@ -464,6 +625,7 @@ struct SignalWalker {
             } else if (!(space && after_currency && pos - start == 1)) {
                 after_currency = false;
             }
+            questions += c == U'?' ? 1U : 0U;
             if ((c == U'.' || c == U'!' || c == U'?' || c == U'\u3002') &&
                 (pos >= s.size() || s[pos] == ' ' || s[pos] == '\n')) {
                 ++sentence_ends;
@@ -473,6 +635,12 @@ struct SignalWalker {
             ++date_marks;
         }
         frames.back().words += count;
+        if (in_heading > 0) {
+            heading_text.append(s).push_back(' ');
+        }
+        if (in_action > 0) {
+            action_text.append(s).push_back(' ');
+        }
         if (in_link > 0) {
             frames.back().link_words += count;
         }
@@ -512,7 +680,15 @@ struct SignalWalker {
         }
         if (element->is(Tag::a)) {
             ++in_link;
+            const std::string_view href = text::trim(element->attr("href"));
+            phone_link_count += starts_with_ascii_ci(href, "tel:") ? 1U : 0U;
+            mail_link_count += starts_with_ascii_ci(href, "mailto:") ? 1U : 0U;
         }
+        if (element->is(Tag::input) && text::iequals_ascii(text::trim(element->attr("type")), "email")) {
+            ++email_field_count;
+        }
+        in_heading += is_phrase_heading(element) ? 1U : 0U;
+        in_action += element->is(Tag::a) || element->is(Tag::button) ? 1U : 0U;
         in_chrome += is_chrome(element) ? 1U : 0U;
         in_list_item += element->is(Tag::li) ? 1U : 0U;
         h1s += element->is(Tag::h1) ? 1U : 0U;
@@ -531,6 +707,14 @@ struct SignalWalker {
         }
         in_chrome -= is_chrome(node) ? 1U : 0U;
         in_list_item -= node->is(Tag::li) ? 1U : 0U;
+        if (is_phrase_heading(node) && --in_heading == 0) {
+            count_kind_phrases(heading_text, heading_phrases);
+            heading_text.clear();
+        }
+        if ((node->is(Tag::a) || node->is(Tag::button)) && --in_action == 0) {
+            count_kind_phrases(action_text, action_phrases);
+            action_text.clear();
+        }
         const bool paragraph = node->is(Tag::p);
         if (paragraph) {
             ++paragraphs;
@@ -605,7 +789,10 @@ double ratio(std::size_t part, std::size_t whole) noexcept {
 
 }  // namespace
 
-std::span<const std::string_view, kPageTypeFeatureCount> page_type_feature_names() noexcept { return kFeatureNames; }
+std::span<const std::string_view, kPageTypeFeatureCount> page_type_feature_names() noexcept {
+    static const FeatureNames kNames;
+    return kNames.names;
+}
 
 PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarations& declarations,
                                     std::string_view url, std::size_t* body_text_length) {
@@ -661,6 +848,26 @@ PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarat
     for (std::size_t i = 0; i < kClassWordCount; ++i) {
         f[classes_begin + i] = std::log1p(static_cast<double>(walker.classes[i]));
     }
+    if (const Node* head = doc.head()) {
+        for (const Node* n = head->first_child; n != nullptr; n = n->next) {
+            if (n->is(Tag::title)) {
+                std::string title;
+                for (const Node* t = n->first_child; t != nullptr; t = t->next) {
+                    title.append(t->is_text() ? std::string_view(t->data) : std::string_view()).push_back(' ');
+                }
+                count_kind_phrases(title, walker.heading_phrases);
+                break;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < kKindPhraseCount; ++i) {
+        f[heading_phrases_begin + i] = std::log1p(static_cast<double>(walker.heading_phrases[i]));
+        f[action_phrases_begin + i] = std::log1p(static_cast<double>(walker.action_phrases[i]));
+    }
+    f[question_marks] = ratio(walker.questions, walker.words);
+    f[phone_links] = log_count(walker.phone_link_count);
+    f[mail_links] = log_count(walker.mail_link_count);
+    f[email_fields] = log_count(walker.email_field_count);
     return f;
 }
 
@@ -675,9 +882,23 @@ namespace page_type_model {
 static_assert(kFeatureCount == kPageTypeFeatureCount, "page_type_model.inc was fitted on other features: refit");
 }  // namespace page_type_model
 
+namespace layout_type_model {
+#include "classify/layout_type_model.inc"
+static_assert(kFeatureCount == kLayoutFeatureCount, "layout_type_model.inc was fitted on other features: refit");
+}  // namespace layout_type_model
+
 models::Forest page_type_forest(int fold) noexcept {
     using namespace page_type_model;
     return models::model_of(kNodes, kStarts, kModelTrees, models::model_for_fold(fold, kModels), kPageTypeCount, 0.0);
+}
+
+models::Forest layout_type_forest(int fold) noexcept {
+    using namespace layout_type_model;
+    return models::model_of(kNodes, kStarts, kModelTrees, models::model_for_fold(fold, kModels), kPageTypeCount, 0.0);
+}
+
+PageType likeliest(const std::array<double, kPageTypeCount>& probabilities) noexcept {
+    return static_cast<PageType>(std::max_element(probabilities.begin(), probabilities.end()) - probabilities.begin());
 }
 
 }  // namespace
@@ -686,13 +907,19 @@ std::array<double, kPageTypeCount> page_type_probabilities(const PageTypeFeature
     return models::class_probabilities<kPageTypeCount>(page_type_forest(fold), features);
 }
 
+std::array<double, kPageTypeCount> layout_type_probabilities(const PageTypeFeatures& features, int fold) noexcept {
+    return models::class_probabilities<kPageTypeCount>(layout_type_forest(fold), features);
+}
+
 PageTypeDiagnostics classify_page(const PageTypeFeatures& features, std::optional<PageType> forced, int fold) noexcept {
     PageTypeDiagnostics out;
     out.probabilities = page_type_probabilities(features, fold);
-    const auto best = std::max_element(out.probabilities.begin(), out.probabilities.end());
-    out.type = static_cast<PageType>(best - out.probabilities.begin());
+    out.type = likeliest(out.probabilities);
+    out.layout_probabilities = layout_type_probabilities(features, fold);
+    out.layout_type = likeliest(out.layout_probabilities);
     if (forced) {
         out.type = *forced;
+        out.layout_type = *forced;
         out.forced = true;
     }
     return out;

@@ -1,7 +1,14 @@
 // The page-type classifier (issue 24): which of the seven kinds of page this
-// is, from signals that cost one walk over the prepared page. Its model is a
-// forest of boosted trees fitted by bench/fit/fit_page_model.py on wcxb-dev,
-// in folds grouped by domain (page_type_model.inc says with what figures).
+// is, from signals that cost one walk over the prepared page. Two models,
+// forests of boosted trees fitted by bench/fit/fit_page_model.py on wcxb-dev
+// in folds grouped by domain (the .inc files say with what figures):
+//  - the page-type model reads every signal; its type is the answer's;
+//  - the layout model reads the layout signals alone (the URL, the
+//    declarations, the structure). The extraction reads its probabilities:
+//    auto's choice and the models fitted after it (block model, judge,
+//    confidence, title) were fitted on them, and fed the page-type model's
+//    instead, refitted, they left word F1 about where it was and the
+//    confidence's routing under its floor (fit_page_model.py says more).
 //
 // The signals, none of which names a site:
 //  - the URL's shape: depth, query, the last segment, a year, and words of
@@ -11,7 +18,12 @@
 //  - what the page declares: JSON-LD @type and Open Graph type;
 //  - its structure: counts of the tags that tell kinds apart, words, link
 //    density, paragraphs, headings and whether they are links, prices, dates,
-//    class and id vocabulary, and the largest group of repeated siblings.
+//    class and id vocabulary, and the largest group of repeated siblings;
+//  - its words (the page-type model's alone): what the page offers its reader
+//    in its <title> and h1-h3 headings and in its links and buttons ("add to
+//    cart", "reply", "sort by", "read more", "on this page", "request a
+//    demo"...), its question marks, its phone and mail links and its e-mail
+//    fields.
 // Internal header.
 #pragma once
 
@@ -28,7 +40,14 @@
 
 namespace pith::extract {
 
-inline constexpr std::size_t kPageTypeFeatureCount = 156;
+// The layout features come first: the URL, the declarations and the
+// structure. After them, the words a kind of page offers its reader: each
+// kind phrase's count in the headings, then in the links and buttons, then
+// four counts of what asks the reader to act (questions, phone and mail
+// links, e-mail fields).
+inline constexpr std::size_t kLayoutFeatureCount = 156;
+inline constexpr std::size_t kKindPhraseFeatureCount = 117;
+inline constexpr std::size_t kPageTypeFeatureCount = kLayoutFeatureCount + 2 * kKindPhraseFeatureCount + 4;
 using PageTypeFeatures = std::array<double, kPageTypeFeatureCount>;
 
 // The features' names, in their order (the fitting script and diagnostics
@@ -42,14 +61,19 @@ using PageTypeFeatures = std::array<double, kPageTypeFeatureCount>;
 [[nodiscard]] PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarations& declarations,
                                                   std::string_view url, std::size_t* body_text_length = nullptr);
 
-// The model's probability of each type, in PageType's order. `fold` >= 0
-// uses the model fitted without that fold of domains (the quality bench's
-// out-of-fold figures); -1 the model fitted on every page.
+// The page-type model's probability of each type, in PageType's order.
+// `fold` >= 0 uses the model fitted without that fold of domains (the
+// quality bench's out-of-fold figures); -1 the model fitted on every page.
 [[nodiscard]] std::array<double, kPageTypeCount> page_type_probabilities(const PageTypeFeatures& features,
                                                                          int fold = -1) noexcept;
 
-// The page's type, forced by `forced` or the most probable one, with the
-// probabilities.
+// The layout model's, which reads the first kLayoutFeatureCount features
+// only: what the extraction reads (PageTypeDiagnostics says why).
+[[nodiscard]] std::array<double, kPageTypeCount> layout_type_probabilities(const PageTypeFeatures& features,
+                                                                           int fold = -1) noexcept;
+
+// The page's type by both models, forced by `forced` or the most probable
+// one, with the probabilities.
 [[nodiscard]] PageTypeDiagnostics classify_page(const PageTypeFeatures& features, std::optional<PageType> forced,
                                                 int fold = -1) noexcept;
 

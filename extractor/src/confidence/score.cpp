@@ -32,7 +32,7 @@ void score_confidence(const Attempt& chosen, std::size_t page_text_length, const
         }
     }
     if (article.page_type_diagnostics) {
-        inputs.page_type_probabilities = article.page_type_diagnostics->probabilities;
+        inputs.page_type_probabilities = article.page_type_diagnostics->layout_probabilities;
     }
     inputs.shape = content_shape(chosen.content);
     for (const RemovedBlock& block : article.removed) {

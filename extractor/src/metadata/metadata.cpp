@@ -1542,7 +1542,8 @@ std::string with_plain_quotes(std::string_view text) {
 // readability keeps Readability.js's.
 void choose_title(Article& article, const Metadata& metadata, int model_fold) {
     MetadataSources& sources = article.metadata_sources;
-    const bool titled_by_its_title = article.page_type == PageType::forum || article.page_type == PageType::service;
+    const std::optional<PageType> type = layout_page_type(article);
+    const bool titled_by_its_title = type == PageType::forum || type == PageType::service;
     const bool readability = article.strategy == Strategy::readability;
     if (metadata.headline && !readability) {
         const SourcedText& chosen = titled_by_its_title && metadata.title_part ? *metadata.title_part
@@ -1551,7 +1552,7 @@ void choose_title(Article& article, const Metadata& metadata, int model_fold) {
         sources.title = chosen.source;
         std::array<double, kPageTypeCount> probabilities{};
         if (article.page_type_diagnostics) {
-            probabilities = article.page_type_diagnostics->probabilities;
+            probabilities = article.page_type_diagnostics->layout_probabilities;
         }
         double best = -1.0;
         for (const TitleCandidate& candidate : metadata.title_candidates) {
@@ -1592,7 +1593,8 @@ void choose_title(Article& article, const Metadata& metadata, int model_fold) {
 // personal site) while the other page types have no author.
 void choose_authors(Article& article, const AuthorsAndDates& found, std::vector<std::string> byline_names) {
     MetadataSources& sources = article.metadata_sources;
-    const bool authored = authored_type(article.page_type);
+    const std::optional<PageType> type = layout_page_type(article);
+    const bool authored = authored_type(type);
     const auto site_named = [&](const std::vector<std::string>& names) {
         return signed_by_the_site(names, article.site_name);
     };
@@ -1618,7 +1620,7 @@ void choose_authors(Article& article, const AuthorsAndDates& found, std::vector<
     // as an article's author. Marked as a poster (data-author, the posting's
     // itemprop=author), it comes before a byline found in the posts, which is
     // any poster's or a quoted one's; named only by a class, after it.
-    const bool thread = article.page_type == PageType::forum && found.first_poster;
+    const bool thread = type == PageType::forum && found.first_poster;
     if (thread && found.first_poster->source != AuthorsAndDates::kUserClass) {
         offer({found.first_poster->value}, found.first_poster->source);
     }
@@ -1638,11 +1640,10 @@ void choose_authors(Article& article, const AuthorsAndDates& found, std::vector<
     }
     // An article's template may show its author unmarked; on other pages such
     // a link or label is more often a reviewer's, a testimonial's or a team's.
-    if (article.page_type == PageType::article && found.shown_author) {
+    if (type == PageType::article && found.shown_author) {
         offer({found.shown_author->value}, found.shown_author->source);
     }
-    const bool own_author = !article.page_type || *article.page_type == PageType::article ||
-                            *article.page_type == PageType::forum;
+    const bool own_author = !type || *type == PageType::article || *type == PageType::forum;
     if (!own_author && site_named(article.authors)) {
         article.authors.clear();
         sources.authors.reset();
@@ -1659,7 +1660,8 @@ void choose_published_time(Article& article, const AuthorsAndDates& found) {
     std::optional<std::string> readabilitys = article.published_time ? iso_date(*article.published_time)
                                                                      : std::nullopt;
     article.published_time.reset();
-    const bool own_date = authored_type(article.page_type);
+    const std::optional<PageType> type = layout_page_type(article);
+    const bool own_date = authored_type(type);
     // The date a page shows under its headline is the one it stands by; a
     // JSON-LD datePublished on another day is more often a first version's
     // the CMS kept (on wcxb-dev the shown day is the annotated one on 29
@@ -1680,7 +1682,7 @@ void choose_published_time(Article& article, const AuthorsAndDates& found) {
         sources.published_time = found.date_after_headline->source;
     } else if (readabilitys) {
         article.published_time = std::move(readabilitys);
-    } else if (article.page_type == PageType::article || article.page_type == PageType::forum) {
+    } else if (type == PageType::article || type == PageType::forum) {
         for (const std::optional<SourcedText>* shown :
              {&found.first_time, &found.date_before_headline, &found.date_element}) {
             if (*shown) {

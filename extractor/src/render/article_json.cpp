@@ -127,13 +127,18 @@ nlohmann::json diagnostics_json(const Article& article) {
     }
     nlohmann::json page_type = nullptr;
     if (const std::optional<PageTypeDiagnostics>& d = article.page_type_diagnostics) {
-        nlohmann::json probabilities = nlohmann::json::object();
-        for (std::size_t i = 0; i < kPageTypeCount; ++i) {
-            probabilities[std::string(page_type_name(static_cast<PageType>(i)))] = d->probabilities[i];
-        }
+        const auto by_name = [](const std::array<double, kPageTypeCount>& p) {
+            nlohmann::json probabilities = nlohmann::json::object();
+            for (std::size_t i = 0; i < kPageTypeCount; ++i) {
+                probabilities[std::string(page_type_name(static_cast<PageType>(i)))] = p[i];
+            }
+            return probabilities;
+        };
         page_type = {{"type", std::string(page_type_name(d->type))},
                      {"forced", d->forced},
-                     {"probabilities", std::move(probabilities)}};
+                     {"probabilities", by_name(d->probabilities)},
+                     {"layout", {{"type", std::string(page_type_name(d->layout_type))},
+                                 {"probabilities", by_name(d->layout_probabilities)}}}};
     }
     nlohmann::json rule = nullptr;
     if (const std::optional<RuleDiagnostics>& r = article.rule) {

@@ -64,10 +64,10 @@ StrategyRun find_article(PreparedPage& page, const ExtractOptions& options, Pass
     input.metadata_has_byline = metadata.byline.has_value() && !metadata.byline->empty();
     input.scorer = options.readability.scorer;
     input.flags = options.passes.flags;
-    input.page_type = page.page_type ? page.page_type->type : options.page_type.value_or(PageType::article);
+    input.page_type = page.page_type ? page.page_type->layout_type : options.page_type.value_or(PageType::article);
     input.page_type_forced = options.page_type.has_value();
     if (page.page_type) {
-        input.page_type_probabilities = page.page_type->probabilities;
+        input.page_type_probabilities = page.page_type->layout_probabilities;
     }
     input.model_fold = options.runtime.model_fold;
     input.page_text_length = page.body_text_length;

@@ -108,15 +108,57 @@ TEST(PageTypeFeatures, RepeatedSiblingsAndClassWordsAreCounted) {
     EXPECT_EQ(feature(f, "class_price"), 0.0);
 }
 
+TEST(PageTypeFeatures, KindPhrasesAreCountedWholeInHeadingsAndInLinksAndButtonsApart) {
+    const PageTypeFeatures f = features_of(
+        "<html><head><title>Plans and pricing</title></head><body>"
+        "<h1>Pricing</h1><h2>Get <em>started</em> today</h2><h3>Get going, started</h3><h4>Sign up</h4>"
+        "<p>Questions? Read on. Who signs up? Anyone.</p>"
+        "<a href=/a>Add to <span>cart</span></a> <button>Add to cart</button> <a href=/b>Add to carts</a>"
+        "<a href='  TEL:+1555'>Call</a> <a href=mailto:a@b.c>Write</a> <form><input type=Email></form>"
+        "<p>Add to cart in a paragraph, sign up</p></body></html>",
+        "");
+    EXPECT_NEAR(feature(f, "heading:pricing"), std::log1p(2.0), 1e-12);  // the <title> and the <h1>
+    EXPECT_NEAR(feature(f, "heading:get started"), std::log1p(1.0), 1e-12);  // across elements, not with a word between
+    EXPECT_EQ(feature(f, "heading:sign up"), 0.0);                        // h4 is not read
+    EXPECT_NEAR(feature(f, "action:add to cart"), std::log1p(2.0), 1e-12);  // not "carts", not the paragraph
+    EXPECT_EQ(feature(f, "heading:add to cart"), 0.0);
+    EXPECT_EQ(feature(f, "action:sign up"), 0.0);
+    EXPECT_NEAR(feature(f, "phone_links"), std::log1p(1.0), 1e-12);
+    EXPECT_NEAR(feature(f, "mail_links"), std::log1p(1.0), 1e-12);
+    EXPECT_NEAR(feature(f, "email_fields"), std::log1p(1.0), 1e-12);
+    EXPECT_GT(feature(f, "question_marks"), 0.0);
+}
+
+TEST(PageTypeFeatures, TheLayoutFeaturesComeFirst) {
+    const auto names = page_type_feature_names();
+    EXPECT_EQ(names[kLayoutFeatureCount - 1], "class_container");
+    EXPECT_EQ(names[kLayoutFeatureCount], "heading:add to bag");
+    EXPECT_EQ(names[kPageTypeFeatureCount - 1], "email_fields");
+    EXPECT_EQ(std::count(names.begin(), names.end(), ""), 0);
+}
+
 TEST(PageType, ProbabilitiesSumToOneAndAForcedTypeIsKept) {
     const PageTypeFeatures f = features_of(forum_thread(), "");
     const PageTypeDiagnostics found = classify_page(f, std::nullopt);
     EXPECT_NEAR(std::accumulate(found.probabilities.begin(), found.probabilities.end(), 0.0), 1.0, 1e-9);
+    EXPECT_NEAR(std::accumulate(found.layout_probabilities.begin(), found.layout_probabilities.end(), 0.0), 1.0,
+                1e-9);
+    EXPECT_EQ(found.probabilities, page_type_probabilities(f));
+    EXPECT_EQ(found.layout_probabilities, layout_type_probabilities(f));
     EXPECT_FALSE(found.forced);
     const PageTypeDiagnostics forced = classify_page(f, PageType::product);
     EXPECT_EQ(forced.type, PageType::product);
+    EXPECT_EQ(forced.layout_type, PageType::product);
     EXPECT_TRUE(forced.forced);
     EXPECT_EQ(forced.probabilities, found.probabilities);
+    EXPECT_EQ(forced.layout_probabilities, found.layout_probabilities);
+}
+
+TEST(PageType, TheLayoutModelReadsNoWord) {
+    PageTypeFeatures f = features_of(forum_thread(), "");
+    const auto layout = layout_type_probabilities(f);
+    std::fill(f.begin() + static_cast<std::ptrdiff_t>(kLayoutFeatureCount), f.end(), 7.0);
+    EXPECT_EQ(layout_type_probabilities(f), layout);
 }
 
 TEST(PageType, AThreadIsAForumAndAutoKeepsEveryPost) {
