@@ -459,10 +459,6 @@ bool is_phrase_heading(const Node* node) noexcept {
     return (node->is(Tag::h1) || node->is(Tag::h2) || node->is(Tag::h3)) && node->ns == dom::Namespace::html;
 }
 
-bool starts_with_ascii_ci(std::string_view s, std::string_view prefix) noexcept {
-    return s.size() >= prefix.size() && text::iequals_ascii(s.substr(0, prefix.size()), prefix);
-}
-
 // Children of one element that look alike: the same tag and first class.
 struct SiblingGroup {
     Tag tag = Tag::other;
@@ -681,8 +677,8 @@ struct SignalWalker {
         if (element->is(Tag::a)) {
             ++in_link;
             const std::string_view href = text::trim(element->attr("href"));
-            phone_link_count += starts_with_ascii_ci(href, "tel:") ? 1U : 0U;
-            mail_link_count += starts_with_ascii_ci(href, "mailto:") ? 1U : 0U;
+            phone_link_count += text::istarts_with_ascii(href, "tel:") ? 1U : 0U;
+            mail_link_count += text::istarts_with_ascii(href, "mailto:") ? 1U : 0U;
         }
         if (element->is(Tag::input) && text::iequals_ascii(text::trim(element->attr("type")), "email")) {
             ++email_field_count;
