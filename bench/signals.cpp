@@ -1,9 +1,11 @@
 // pith_bench_signals: what the fitted models read, page by page, for the
 // fitting scripts of bench/fit/. For each page named on standard input (one
 // path a line, optionally a tab and the page's URL) it prints one JSON line:
-//   {"file", "page_type_features": [...]}
+//   {"file", "page_type_features": [...], "page_words": {word: count},
+//    "page_word_total": n}
 // with the features in page_type_feature_names() order (the first line is
-// {"page_type_feature_names": [...]}). The pages run through the same stages
+// {"page_type_feature_names": [...]}) and every word of the body's text as
+// the page-word features read it (page_word_counts). The pages run through the same stages
 // as `pith extract` (load, prepare), under its default budgets.
 //
 // With --blocks it prints instead, per page, the blocks of the main region
@@ -101,6 +103,9 @@ int main(int argc, char** argv) {
         } else {
             const PageTypeFeatures features = page_type_features(page->doc, page->declarations, page_url(*page, options));
             out["page_type_features"] = std::vector<double>(features.begin(), features.end());
+            const PageWordCounts words = page_word_counts(page->doc);  // fit_page_model.py chooses kPageWords
+            out["page_words"] = words.words;
+            out["page_word_total"] = words.total;
         }
         std::cout << out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     }

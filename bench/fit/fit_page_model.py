@@ -11,7 +11,8 @@ Two models, with the same settings:
   - the page-type model, over every feature: the page's layout (its URL, its
     declarations, its structure) and its words (the kind phrases in its
     headings, links and buttons; questions, phone and mail links, e-mail
-    fields). Its type is the answer's page_type;
+    fields; and the page words, each one's uses per 1,000 words of the
+    body, chosen here: see choose_words). Its type is the answer's page_type;
   - the layout model, over the layout features alone: what the extraction
     reads (auto's choice, and the block model, the judge, the confidence and
     the title model, each fitted on its probabilities).
@@ -20,7 +21,7 @@ Everything is fitted in five folds grouped by domain (a domain's pages share a
 fold, chosen by a hash of the domain): the figures printed are out of fold,
 each page classified by the model fitted without its fold. Six models of each
 are written to extractor/src/classify/page_type_model.inc and
-layout_type_model.inc: the one fitted on every page, which pith uses, and the
+layout_type_model.inc, and the page words to page_words.inc: the one fitted on every page, which pith uses, and the
 five fold models, which the quality bench uses for its out-of-fold figures
 (pith_bench_quality --out-of-fold).
 
@@ -31,9 +32,11 @@ usage: /usr/bin/python3 bench/fit/fit_page_model.py [--signals BIN] [--write | -
 """
 
 import argparse
+import collections
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -47,6 +50,7 @@ from gbdt import Booster, forest_table, group_folds, add_model_mode, below, fini
 REPO = Path(__file__).resolve().parents[2]
 MODEL_FILE = REPO / "extractor" / "src" / "classify" / "page_type_model.inc"
 LAYOUT_MODEL_FILE = REPO / "extractor" / "src" / "classify" / "layout_type_model.inc"
+PAGE_WORDS_FILE = REPO / "extractor" / "src" / "classify" / "page_words.inc"
 FIRST_WORD_FEATURE = "heading:add to bag"  # the first feature the layout model does not read
 TYPES = ["article", "forum", "product", "collection", "listing", "documentation", "service"]
 FOLDS = 5
@@ -168,6 +172,22 @@ FOLDS = 5
 # letters only and no label of any host the corpus's pages have or link to
 # (9,080 labels, so that no word names a site): 0.849, 0.862 and 0.857, half
 # a point for a lookup per word of every page.
+# Landed: the page words as pith reads them (pith_bench_signals gives each
+# page's words, this script chooses them per fold with every registered
+# domain name left out rather than every host label: 6,587 names, and words
+# such as "news", "shop" or "docs" stay), 0.848 -> 0.853 out of fold (0.853,
+# 0.866 and 0.857 over three splits, against 0.848, 0.856 and 0.850), for
+# at most about 2% of the pipeline's time (perf: SignalWalker::text, which
+# reads them with the rest of the text, held 1.05% of the samples of a
+# pith_bench_speed run over trafilatura-dev, which parses every page twice,
+# once alone). In Python
+# beforehand (the words read by lxml, means over three splits): the shapes of
+# the URLs the page links to beside them (its internal links, those with
+# slugs or years, the largest family of sibling paths, doubled links,
+# pagination and sort links), 0.863 against 0.860; with those, 200 words
+# 0.863, 15 a kind chosen by each kind's share against the others' 0.860 and
+# 0.862, 120 rounds at 0.1 0.864, depth 4 over 100 rounds 0.863. Given each
+# page's own URL as well (--with-urls): 0.856, 0.864 and 0.852.
 PARAMS = dict(objective="softmax", classes=len(TYPES), rounds=60, max_depth=3, learning_rate=0.2,
               reg_lambda=1.0, min_child_weight=1.0)
 
@@ -180,7 +200,8 @@ def corpus_root(argument):
 
 
 def signals(binary, corpus, with_urls=False):
-    """{page key: feature vector}, names: pith_bench_signals over wcxb-dev's pages."""
+    """pages, names, {page key: feature vector}, {page key: (word counts,
+    words)}: pith_bench_signals over wcxb-dev's pages."""
     pages = json.loads((corpus / "wcxb-dev" / "pages.json").read_text(encoding="utf-8"))["pages"]
     with tempfile.TemporaryDirectory() as tmp:
         paths = {}
@@ -194,7 +215,83 @@ def signals(binary, corpus, with_urls=False):
     lines = [json.loads(line) for line in out.splitlines() if line.strip()]
     names = lines[0]["page_type_feature_names"]
     features = {paths[o["file"]]: o["page_type_features"] for o in lines[1:] if "page_type_features" in o}
-    return pages, names, features
+    bags = {paths[o["file"]]: (o["page_words"], o["page_word_total"]) for o in lines[1:] if "page_words" in o}
+    return pages, names, features, bags
+
+
+# The page words: for each model, the PAGE_WORDS words whose share of pages
+# differs most between two kinds (the largest kind's share minus the
+# smallest's), among the words of the pages it is fitted on that are used on
+# MIN_WORD_DOMAINS domains or more and are the name of no site: no label
+# that names a registered domain among the pages' hosts and the hosts they
+# link to. Each fold's model reads its own words only, chosen without its
+# fold's pages; pith computes the union of every model's words.
+PAGE_WORDS = 100
+MIN_WORD_DOMAINS = 15
+TWO_LABEL_SUFFIXES = {"co", "com", "org", "net", "ac", "gov", "edu", "ltd", "plc", "or", "ne", "go"}
+LINKED_HOST = re.compile(rb"""href=["']?https?://([^/"'\s>:]+)""", re.IGNORECASE)
+
+
+def registered_name(host):
+    """The label a host's owner registered: "example" for www.example.co.uk."""
+    labels = [label for label in host.lower().split(".") if label]
+    if len(labels) < 2:
+        return None
+    if len(labels) >= 3 and labels[-2] in TWO_LABEL_SUFFIXES and len(labels[-1]) == 2:
+        return labels[-3]
+    return labels[-2]
+
+
+def site_names(corpus, pages):
+    """The registered names of every page's host and of the hosts it links to."""
+    names = set()
+    for key, page in pages.items():
+        hosts = [re.sub(r"^\w+://", "", page.get("url") or "").split("/")[0].split(":")[0]]
+        raw = gzip.open(corpus / "wcxb-dev" / "html" / f"{key}.html.gz").read()
+        hosts += [h.decode("ascii", "replace") for h in LINKED_HOST.findall(raw)]
+        names.update(filter(None, map(registered_name, hosts)))
+    return names
+
+
+def choose_words(keys, bags, y, domains, train, excluded):
+    """The page words of the model fitted on the pages `train` marks."""
+    shares = collections.defaultdict(lambda: np.zeros(len(TYPES)))
+    seen_on = collections.defaultdict(set)
+    for i in np.flatnonzero(train):
+        for word in bags[keys[i]][0]:
+            shares[word][y[i]] += 1
+            seen_on[word].add(domains[i])
+    pages_of_type = np.maximum(np.bincount(y[train], minlength=len(TYPES)), 1)
+    scored = []
+    for word, counts in shares.items():
+        if len(seen_on[word]) >= MIN_WORD_DOMAINS and word not in excluded:
+            share = counts / pages_of_type
+            scored.append((-(share.max() - share.min()), word))
+    return sorted(word for _, word in sorted(scored)[:PAGE_WORDS])
+
+
+def word_matrix(keys, bags, words):
+    """Each word's uses per 1,000 words of each page, as pith computes them."""
+    return np.array([[1000.0 * bags[k][0].get(w, 0) / max(bags[k][1], 1) for w in words] for k in keys],
+                    dtype=np.float64).reshape(len(keys), len(words))
+
+
+def page_words_text(words):
+    lines = ["// Generated by bench/fit/fit_page_model.py --write; do not edit by hand.",
+             f"// The page words: the union of the page-type models' words ({PAGE_WORDS} a model, used on",
+             f"// {MIN_WORD_DOMAINS} domains or more, the name of no site), sorted.",
+             f"inline constexpr std::array<std::string_view, {len(words)}> kPageWords{{"]
+    line = "   "
+    for word in words:
+        item = f' "{word}",'
+        if len(line) + len(item) > 116:
+            lines.append(line)
+            line = "   "
+        line += item
+    if words:
+        lines.append(line)
+    lines.append("};")
+    return "\n".join(lines) + "\n"
 
 
 def main():
@@ -210,23 +307,49 @@ def main():
                     help="exit 1 when the layout model's out-of-fold accuracy is below it")
     args = ap.parse_args()
     corpus = corpus_root(args.corpus)
-    pages, names, features = signals(args.signals, corpus, args.with_urls)
+    pages, names, features, bags = signals(args.signals, corpus, args.with_urls)
     keys = sorted(features)
     X = np.array([features[k] for k in keys], dtype=np.float64)
     y = np.array([TYPES.index(pages[k]["page_type"]) for k in keys])
-    folds = group_folds([pages[k]["domain"] for k in keys], FOLDS)
+    domains = [pages[k]["domain"] for k in keys]
+    folds = group_folds(domains, FOLDS)
     print(f"wcxb-dev: {len(keys)} pages, {len(set(pages[k]['domain'] for k in keys))} domains, {FOLDS} folds by domain")
+
+    # The page words: each model's, and their union, which pith computes.
+    excluded = site_names(corpus, pages)
+    model_words = [choose_words(keys, bags, y, domains, np.ones(len(keys), dtype=bool), excluded)]
+    model_words += [choose_words(keys, bags, y, domains, folds != fold, excluded) for fold in range(FOLDS)]
+    words = sorted(set().union(*model_words))
+    print(f"page words: {len(words)} ({PAGE_WORDS} a model; {len(excluded)} site names left out)")
+    word_columns = [i for i, name in enumerate(names) if name.startswith("word:")]
+    built = [names[i][len("word:"):] for i in word_columns]
+    W = word_matrix(keys, bags, words)
+    if built == words:  # the build's features are these: they must be what this script computes
+        largest = float(np.abs(X[:, word_columns] - W).max()) if words else 0.0
+        print(f"page-word features: pith's and this script's differ by at most {largest:.3g}")
+        if largest > 1e-9:
+            sys.exit("fit_page_model.py: pith computes the page words otherwise than this script")
+    else:
+        print("page-word features: the build's words are not this fit's (after --write, rebuild and --check)")
+    base = X[:, :len(names) - len(word_columns)]
+    # Each model sees its own words only: the others are zero for it.
+    masks = [np.isin(words, chosen).astype(np.float64) for chosen in model_words]
 
     # The layout model reads the features before the first kind phrase.
     layout_count = names.index(FIRST_WORD_FEATURE)
     tables, failures = [], []
     for title, path, columns, bar in [
-            ("page-type model (layout and words)", MODEL_FILE, len(names), args.min_accuracy),
+            ("page-type model (layout and words)", MODEL_FILE, base.shape[1] + len(words), args.min_accuracy),
             ("layout model (what the extraction reads)", LAYOUT_MODEL_FILE, layout_count, args.min_layout_accuracy)]:
-        models, proba = fit_in_folds(X[:, :columns], y, folds)
+        if columns > layout_count:
+            models, proba = fit_in_folds(base, y, folds, W, masks)
+            features_of = np.hstack([base, W * masks[0]])
+        else:
+            models, proba = fit_in_folds(base[:, :columns], y, folds)
+            features_of = base[:, :columns]
         predicted = proba.argmax(axis=1)
         accuracy = float((predicted == y).mean())
-        in_sample = float((models[0].predict(X[:, :columns]).argmax(axis=1) == y).mean())
+        in_sample = float((models[0].predict(features_of).argmax(axis=1) == y).mean())
         held = folds == 0
         print(f"\n{title}, {columns} features")
         print(f"page-type accuracy: out of fold {accuracy:.3f} (the held-aside fold 0: "
@@ -248,19 +371,25 @@ def main():
             "Six models: fitted on every page (used by pith), then without each fold."])
         tables.append((path, text, models))
         failures += below(accuracy, bar, f"the {title}'s out-of-fold accuracy")
+    tables.append((PAGE_WORDS_FILE, page_words_text(words), []))
     finish_models(tables, args, REPO, failures)
 
 
-def fit_in_folds(X, y, folds):
+def fit_in_folds(X, y, folds, words=None, masks=None):
     """[the model fitted on every page, then one without each fold], and the
-    out-of-fold probabilities."""
-    models = [Booster(**PARAMS).fit(X, y)]
+    out-of-fold probabilities. With `words`, each model reads them after X
+    times its mask (masks[0] the model on every page's, then each fold's)."""
+    def features(model):
+        return X if words is None else np.hstack([X, words * masks[model]])
+
+    models = [Booster(**PARAMS).fit(features(0), y)]
     proba = np.zeros((len(y), len(TYPES)))
     for fold in range(FOLDS):
         train = folds != fold
-        booster = Booster(**PARAMS).fit(X[train], y[train])
+        seen = features(fold + 1)
+        booster = Booster(**PARAMS).fit(seen[train], y[train])
         models.append(booster)
-        proba[~train] = booster.predict(X[~train])
+        proba[~train] = booster.predict(seen[~train])
     return models, proba
 
 if __name__ == "__main__":

@@ -236,6 +236,118 @@ void count_kind_phrases(std::string_view text, std::array<std::uint16_t, kKindPh
     }
 }
 
+// ---- the page words ----
+
+// What a byte is to for_each_word.
+enum class WordByte : std::uint8_t { other, letter, mark, lead };  // mark: digit, '_' or non-ASCII; lead: 0xC2, 0xE2
+
+constexpr std::array<WordByte, 256> make_word_bytes() {
+    std::array<WordByte, 256> kinds{};
+    for (std::size_t b = 0; b < kinds.size(); ++b) {
+        const bool letter = (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z');
+        const bool mark = (b >= '0' && b <= '9') || b == '_' || b >= 0x80;
+        kinds[b] = letter ? WordByte::letter : b == 0xC2 || b == 0xE2 ? WordByte::lead
+                                            : mark                  ? WordByte::mark
+                                                                    : WordByte::other;
+    }
+    return kinds;
+}
+constexpr std::array<WordByte, 256> kWordBytes = make_word_bytes();
+
+// Calls on_word for each word of `s`: a run of ASCII letters, digits, '_'
+// and non-ASCII characters but the no-break space and U+2000-U+206F (spaces,
+// dashes, quotes), which end a word as ASCII punctuation and white space do.
+// on_word gets the word lowercased when it is 2 to kMaxPageWordLength ASCII
+// letters, else "" (it still counts toward the page's words).
+template <typename OnWord>
+void for_each_word(std::string_view s, OnWord&& on_word) {
+    std::array<char, kMaxPageWordLength> word{};
+    std::size_t length = 0;
+    bool letters_only = true;
+    bool in_word = false;
+    const auto finish = [&] {
+        if (in_word) {
+            const bool kept = letters_only && length >= 2 && length <= kMaxPageWordLength;
+            on_word(kept ? std::string_view(word.data(), length) : std::string_view());
+        }
+        in_word = false;
+        letters_only = true;
+        length = 0;
+    };
+    const auto byte_at = [&](std::size_t i) -> unsigned char {
+        return i < s.size() ? static_cast<unsigned char>(s[i]) : static_cast<unsigned char>(0);
+    };
+    for (std::size_t pos = 0; pos < s.size(); ++pos) {
+        const auto b = static_cast<unsigned char>(s[pos]);
+        switch (kWordBytes[b]) {
+        case WordByte::letter:
+            if (length < kMaxPageWordLength) {
+                word[length] = static_cast<char>(b | 0x20U);
+            }
+            ++length;
+            in_word = true;
+            break;
+        case WordByte::other: finish(); break;
+        case WordByte::lead: {
+            const unsigned char second = byte_at(pos + 1);
+            if (b == 0xC2 ? second == 0xA0 : second == 0x80 || (second == 0x81 && byte_at(pos + 2) < 0xB0)) {
+                finish();  // U+00A0, U+2000-U+206F
+                pos += b == 0xC2 ? 1 : 2;
+                break;
+            }
+            [[fallthrough]];
+        }
+        case WordByte::mark:
+            letters_only = false;
+            in_word = true;
+            break;
+        }
+    }
+    finish();
+}
+
+constexpr bool page_words_well_formed() {
+    for (std::size_t i = 0; i < kPageWordCount; ++i) {
+        const std::string_view word = kPageWords[i];
+        if (word.size() < 2 || word.size() > kMaxPageWordLength || (i > 0 && !(kPageWords[i - 1] < word)) ||
+            !std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; })) {
+            return false;
+        }
+    }
+    return true;
+}
+static_assert(page_words_well_formed(), "page_words.inc: sorted lowercase words of 2 to kMaxPageWordLength letters");
+
+// kPageWords by their first two letters: sorted, the words a pair begins are
+// one run, [begin, begin + count).
+struct PageWordIndex {
+    std::array<std::uint16_t, 26 * 26> begin{};
+    std::array<std::uint16_t, 26 * 26> count{};
+};
+
+constexpr PageWordIndex make_page_word_index() {
+    PageWordIndex index;
+    for (std::size_t i = kPageWordCount; i-- > 0;) {
+        const std::size_t pair = letter_pair(kPageWords[i][0], kPageWords[i][1]);
+        index.begin[pair] = static_cast<std::uint16_t>(i);
+        ++index.count[pair];
+    }
+    return index;
+}
+constexpr PageWordIndex kPageWordIndex = make_page_word_index();
+
+// `word`'s place in kPageWords, or kPageWordCount.
+std::size_t page_word_slot(std::string_view word) noexcept {
+    const std::size_t pair = letter_pair(word[0], word[1]);
+    const std::size_t begin = kPageWordIndex.begin[pair];
+    for (std::size_t i = begin; i < begin + kPageWordIndex.count[pair]; ++i) {
+        if (kPageWords[i] == word) {
+            return i;
+        }
+    }
+    return kPageWordCount;
+}
+
 // The tags whose counts tell kinds apart.
 constexpr Tag kCountedTags[] = {Tag::p,       Tag::h1,     Tag::h2,     Tag::h3,         Tag::li,     Tag::a,
                                 Tag::img,     Tag::pre,    Tag::code,   Tag::table,      Tag::form,   Tag::input,
@@ -278,7 +390,8 @@ enum Feature : std::size_t {
     action_phrases_begin = heading_phrases_begin + kKindPhraseCount,  // and in links and buttons
     question_marks = action_phrases_begin + kKindPhraseCount,
     phone_links, mail_links, email_fields,
-    feature_end,
+    page_words_begin,  // kPageWordCount uses per 1,000 words
+    feature_end = page_words_begin + kPageWordCount,
 };
 static_assert(layout_end == kLayoutFeatureCount, "kLayoutFeatureCount is the layout features' number");
 static_assert(feature_end == kPageTypeFeatureCount, "kPageTypeFeatureCount is the features' number");
@@ -329,6 +442,7 @@ constexpr std::array<std::string_view, kLayoutFeatureCount> make_layout_names() 
 // "action:PHRASE" for the kind phrases, then the four counts. Built once.
 struct FeatureNames {
     std::array<std::string, 2 * kKindPhraseCount> phrase_names;
+    std::array<std::string, kPageWordCount> word_names;
     std::array<std::string_view, kPageTypeFeatureCount> names{};
 
     FeatureNames() {
@@ -345,6 +459,10 @@ struct FeatureNames {
         names[phone_links] = "phone_links";
         names[mail_links] = "mail_links";
         names[email_fields] = "email_fields";
+        for (std::size_t i = 0; i < kPageWordCount; ++i) {
+            word_names[i] = "word:" + std::string(kPageWords[i]);
+            names[page_words_begin + i] = word_names[i];
+        }
     }
 };
 
@@ -542,6 +660,8 @@ struct SignalWalker {
     std::size_t phone_link_count = 0;
     std::size_t mail_link_count = 0;
     std::size_t email_field_count = 0;
+    std::array<std::uint32_t, kPageWordCount> page_words{};
+    std::size_t page_word_total = 0;
     // The body's text trimmed, each run of white space inside it counted as
     // one, in UTF-16 units (dom::inner_text_length).
     std::size_t text_units = 0;
@@ -631,6 +751,14 @@ struct SignalWalker {
             ++date_marks;
         }
         frames.back().words += count;
+        for_each_word(s, [this](std::string_view word) {
+            ++page_word_total;
+            if (!word.empty()) {
+                if (const std::size_t slot = page_word_slot(word); slot < kPageWordCount) {
+                    ++page_words[slot];
+                }
+            }
+        });
         if (in_heading > 0) {
             heading_text.append(s).push_back(' ');
         }
@@ -864,7 +992,27 @@ PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarat
     f[phone_links] = log_count(walker.phone_link_count);
     f[mail_links] = log_count(walker.mail_link_count);
     f[email_fields] = log_count(walker.email_field_count);
+    for (std::size_t i = 0; i < kPageWordCount; ++i) {
+        f[page_words_begin + i] = 1000.0 * static_cast<double>(walker.page_words[i]) /
+                                  static_cast<double>(std::max<std::size_t>(walker.page_word_total, 1));
+    }
     return f;
+}
+
+PageWordCounts page_word_counts(const dom::Document& doc) {
+    PageWordCounts counts;
+    const Node* body = doc.body();
+    for (const Node* n = body == nullptr ? nullptr : body->first_child; n != nullptr; n = dom::next_node(n, body)) {
+        if (n->is_text()) {
+            for_each_word(n->data, [&counts](std::string_view word) {
+                ++counts.total;
+                if (!word.empty()) {
+                    ++counts.words[std::string(word)];
+                }
+            });
+        }
+    }
+    return counts;
 }
 
 }  // namespace pith::extract

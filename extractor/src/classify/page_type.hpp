@@ -23,14 +23,19 @@
 //    in its <title> and h1-h3 headings and in its links and buttons ("add to
 //    cart", "reply", "sort by", "read more", "on this page", "request a
 //    demo"...), its question marks, its phone and mail links and its e-mail
-//    fields.
+//    fields, and how often the page's text uses each of the page words
+//    (page_words.inc: common words whose use differs most between the kinds,
+//    chosen by the fitting script on the pages of many domains, none the name
+//    of a site).
 // Internal header.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "page/declarations.hpp"
@@ -44,10 +49,14 @@ namespace pith::extract {
 // structure. After them, the words a kind of page offers its reader: each
 // kind phrase's count in the headings, then in the links and buttons, then
 // four counts of what asks the reader to act (questions, phone and mail
-// links, e-mail fields).
+// links, e-mail fields), then each page word's uses per 1,000 words of the
+// body's text.
+#include "classify/page_words.inc"  // kPageWords, sorted
+
 inline constexpr std::size_t kLayoutFeatureCount = 156;
 inline constexpr std::size_t kKindPhraseFeatureCount = 117;
-inline constexpr std::size_t kPageTypeFeatureCount = kLayoutFeatureCount + 2 * kKindPhraseFeatureCount + 4;
+inline constexpr std::size_t kPageWordCount = kPageWords.size();
+inline constexpr std::size_t kPageTypeFeatureCount = kLayoutFeatureCount + 2 * kKindPhraseFeatureCount + 4 + kPageWordCount;
 using PageTypeFeatures = std::array<double, kPageTypeFeatureCount>;
 
 // The features' names, in their order (the fitting script and diagnostics
@@ -60,6 +69,17 @@ using PageTypeFeatures = std::array<double, kPageTypeFeatureCount>;
 // into `body_text_length` when given: the confidence step needs it.
 [[nodiscard]] PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarations& declarations,
                                                   std::string_view url, std::size_t* body_text_length = nullptr);
+
+// Every word of the body's text as the page-word features read it, for the
+// fitting script to choose kPageWords from: each word of 2 to
+// kMaxPageWordLength ASCII letters, lowercased, with its count, and the
+// number of words of any kind (the features' denominator).
+inline constexpr std::size_t kMaxPageWordLength = 24;
+struct PageWordCounts {
+    std::map<std::string, std::size_t, std::less<>> words;
+    std::size_t total = 0;
+};
+[[nodiscard]] PageWordCounts page_word_counts(const dom::Document& doc);
 
 // The page-type model's probability of each type, in PageType's order.
 // `fold` >= 0 uses the model fitted without that fold of domains (the

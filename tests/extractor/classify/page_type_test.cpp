@@ -133,8 +133,42 @@ TEST(PageTypeFeatures, TheLayoutFeaturesComeFirst) {
     const auto names = page_type_feature_names();
     EXPECT_EQ(names[kLayoutFeatureCount - 1], "class_container");
     EXPECT_EQ(names[kLayoutFeatureCount], "heading:add to bag");
-    EXPECT_EQ(names[kPageTypeFeatureCount - 1], "email_fields");
+    EXPECT_EQ(names[kPageTypeFeatureCount - kPageWordCount - 1], "email_fields");
+    for (std::size_t i = 0; i < kPageWordCount; ++i) {
+        EXPECT_EQ(names[kPageTypeFeatureCount - kPageWordCount + i], "word:" + std::string(kPageWords[i]));
+    }
     EXPECT_EQ(std::count(names.begin(), names.end(), ""), 0);
+}
+
+TEST(PageWords, WordsAreRunsOfLettersLowercasedOthersCountOnlyInTheTotal) {
+    const dom::Document doc = test::parse_or_fail(
+        "<html><head><title>Title words</title></head><body><p>Hello\xC2\xA0world, the caf\xC3\xA9\xE2\x80\x99s "
+        "3rd news\xE2\x80\x94Shop_now WORLD a</p>"
+        "<p>abcdefghijklmnopqrstuvwxyz</p></body></html>");
+    const PageWordCounts counts = page_word_counts(doc);
+    // Hello, world, the, café, s, 3rd, news, Shop_now, WORLD, a, the alphabet: U+00A0 and U+2019 and
+    // U+2014 end words; non-ASCII letters, digits and '_' do not, but keep the word out of the counts, as do
+    // one letter and more than kMaxPageWordLength; the <title> is not the body's.
+    const std::map<std::string, std::size_t, std::less<>> expected{
+        {"hello", 1}, {"news", 1}, {"the", 1}, {"world", 2}};
+    EXPECT_EQ(counts.words, expected);
+    EXPECT_EQ(counts.total, 11U);
+}
+
+TEST(PageWords, EachPageWordIsItsUsesPerThousandWordsOfTheBody) {
+    ASSERT_GT(kPageWordCount, 2U);
+    const std::string first(kPageWords[0]);
+    const std::string last(kPageWords[kPageWordCount - 1]);
+    std::string body = "<p>" + first + " " + first + ", " + last + "</p><p>";
+    for (int i = 0; i < 37; ++i) {
+        body.append(1, 'x').append(std::to_string(i)).append(1, ' ');
+    }
+    const PageTypeFeatures f = features_of("<html><body>" + body + "</p></body></html>", "");
+    EXPECT_NEAR(feature(f, "word:" + first), 1000.0 * 2 / 40, 1e-12);
+    EXPECT_NEAR(feature(f, "word:" + last), 1000.0 * 1 / 40, 1e-12);
+    EXPECT_EQ(feature(f, "word:" + std::string(kPageWords[1])), 0.0);
+    const PageTypeFeatures empty = features_of("<html><body></body></html>", "");
+    EXPECT_EQ(feature(empty, "word:" + first), 0.0);
 }
 
 TEST(PageType, ProbabilitiesSumToOneAndAForcedTypeIsKept) {
