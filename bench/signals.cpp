@@ -5,8 +5,9 @@
 //    "page_word_total": n}
 // with the features in page_type_feature_names() order (the first line is
 // {"page_type_feature_names": [...]}) and every word of the body's text as
-// the page-word features read it (page_word_counts). The pages run through the same stages
-// as `pith extract` (load, prepare), under its default budgets.
+// the page-word features read it (page_word_counts). The pages run through
+// the same stages as `pith extract` (load, prepare), under its default
+// budgets.
 //
 // With --blocks it prints instead, per page, the blocks of the main region
 // that auto's pruned-region candidate reads (strategies/blocks.hpp), on the

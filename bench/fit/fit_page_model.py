@@ -177,10 +177,9 @@ FOLDS = 5
 # domain name left out rather than every host label: 6,587 names, and words
 # such as "news", "shop" or "docs" stay), 0.848 -> 0.853 out of fold (0.853,
 # 0.866 and 0.857 over three splits, against 0.848, 0.856 and 0.850), for
-# at most about 2% of the pipeline's time (perf: SignalWalker::text, which
-# reads them with the rest of the text, held 1.05% of the samples of a
-# pith_bench_speed run over trafilatura-dev, which parses every page twice,
-# once alone). In Python
+# about 1% of the pipeline's time (perf: for_each_word, kept out of line to
+# be measured, held 0.49% of the samples of a pith_bench_speed run over
+# trafilatura-dev, which parses every page twice, once alone). In Python
 # beforehand (the words read by lxml, means over three splits): the shapes of
 # the URLs the page links to beside them (its internal links, those with
 # slugs or years, the largest family of sibling paths, doubled links,

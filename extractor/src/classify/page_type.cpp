@@ -239,7 +239,9 @@ void count_kind_phrases(std::string_view text, std::array<std::uint16_t, kKindPh
 // ---- the page words ----
 
 // What a byte is to for_each_word.
-enum class WordByte : std::uint8_t { other, letter, mark, lead };  // mark: digit, '_' or non-ASCII; lead: 0xC2, 0xE2
+// mark: a digit, '_' or a non-ASCII byte; lead: 0xC2 or 0xE2, which may begin
+// a character that ends a word.
+enum class WordByte : std::uint8_t { other, letter, mark, lead };
 
 constexpr std::array<WordByte, 256> make_word_bytes() {
     std::array<WordByte, 256> kinds{};
@@ -439,7 +441,8 @@ constexpr std::array<std::string_view, kLayoutFeatureCount> make_layout_names() 
 }
 
 // Every feature's name: the layout's, then "heading:PHRASE" and
-// "action:PHRASE" for the kind phrases, then the four counts. Built once.
+// "action:PHRASE" for the kind phrases, then the four counts, then
+// "word:WORD" for the page words. Built once.
 struct FeatureNames {
     std::array<std::string, 2 * kKindPhraseCount> phrase_names;
     std::array<std::string, kPageWordCount> word_names;

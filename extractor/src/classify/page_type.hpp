@@ -56,7 +56,8 @@ namespace pith::extract {
 inline constexpr std::size_t kLayoutFeatureCount = 156;
 inline constexpr std::size_t kKindPhraseFeatureCount = 117;
 inline constexpr std::size_t kPageWordCount = kPageWords.size();
-inline constexpr std::size_t kPageTypeFeatureCount = kLayoutFeatureCount + 2 * kKindPhraseFeatureCount + 4 + kPageWordCount;
+inline constexpr std::size_t kPageTypeFeatureCount =
+    kLayoutFeatureCount + 2 * kKindPhraseFeatureCount + 4 + kPageWordCount;
 using PageTypeFeatures = std::array<double, kPageTypeFeatureCount>;
 
 // The features' names, in their order (the fitting script and diagnostics
