@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gbdt import Booster, forest_table, group_folds, add_model_mode, below, finish_models  # noqa: E402
+from gbdt import Booster, forest_table, group_folds, add_model_mode, below, finish_models, packed_lines  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_FILE = REPO / "extractor" / "src" / "classify" / "page_type_model.inc"
@@ -200,7 +200,7 @@ def corpus_root(argument):
 
 def signals(binary, corpus, with_urls=False):
     """pages, names, {page key: feature vector}, {page key: (word counts,
-    words)}: pith_bench_signals over wcxb-dev's pages."""
+    number of words)}: pith_bench_signals over wcxb-dev's pages."""
     pages = json.loads((corpus / "wcxb-dev" / "pages.json").read_text(encoding="utf-8"))["pages"]
     with tempfile.TemporaryDirectory() as tmp:
         paths = {}
@@ -280,15 +280,7 @@ def page_words_text(words):
              f"// The page words: the union of the page-type models' words ({PAGE_WORDS} a model, used on",
              f"// {MIN_WORD_DOMAINS} domains or more, the name of no site), sorted.",
              f"inline constexpr std::array<std::string_view, {len(words)}> kPageWords{{"]
-    line = "   "
-    for word in words:
-        item = f' "{word}",'
-        if len(line) + len(item) > 116:
-            lines.append(line)
-            line = "   "
-        line += item
-    if words:
-        lines.append(line)
+    lines += packed_lines((f' "{word}",' for word in words), 116, "   ")
     lines.append("};")
     return "\n".join(lines) + "\n"
 
@@ -312,7 +304,7 @@ def main():
     y = np.array([TYPES.index(pages[k]["page_type"]) for k in keys])
     domains = [pages[k]["domain"] for k in keys]
     folds = group_folds(domains, FOLDS)
-    print(f"wcxb-dev: {len(keys)} pages, {len(set(pages[k]['domain'] for k in keys))} domains, {FOLDS} folds by domain")
+    print(f"wcxb-dev: {len(keys)} pages, {len(set(domains))} domains, {FOLDS} folds by domain")
 
     # The page words: each model's, and their union, which pith computes.
     excluded = site_names(corpus, pages)

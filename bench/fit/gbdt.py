@@ -222,6 +222,20 @@ def group_folds(groups, k=5):
     return np.array([int(hashlib.sha256(str(gr).encode()).hexdigest(), 16) % k for gr in groups])
 
 
+def packed_lines(items, width, indent=""):
+    """The strings `items` run together into lines of at most `width`
+    characters (one item a line where it is longer), each after `indent`."""
+    lines, row = [], indent
+    for item in items:
+        if len(row) + len(item) > width and row != indent:
+            lines.append(row)
+            row = indent
+        row += item
+    if row != indent:
+        lines.append(row)
+    return lines
+
+
 def forest_table(models, feature_count, comment, bases=False):
     """The C++ table of `models` (Boosters) that extractor/src/models/forest.hpp
     evaluates: every model's trees in one node array, where each tree starts,
@@ -240,15 +254,8 @@ def forest_table(models, feature_count, comment, bases=False):
     ]
     # Nodes packed several to a line: the table is committed, and its size is
     # mostly the numbers' digits.
-    row = ""
-    for feature, threshold, left, right, value in all_nodes:
-        node = f"{{{feature},{left},{right},{threshold!r},{value!r}}},"
-        if len(row) + len(node) > 118:
-            lines.append(row)
-            row = ""
-        row += node
-    if row:
-        lines.append(row)
+    lines += packed_lines((f"{{{feature},{left},{right},{threshold!r},{value!r}}},"
+                           for feature, threshold, left, right, value in all_nodes), 118)
     lines.append("}};")
     lines.append(f"inline constexpr std::array<std::uint32_t, {len(all_starts)}> kStarts{{")
     for i in range(0, len(all_starts), 16):

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -132,7 +133,7 @@ void mark_class_words(std::string_view value, std::array<bool, kClassWordCount>&
 // read" on an article. Chosen by hand from what shop, forum, documentation
 // and CMS software print, not fitted; counted apart in the page's <title> and
 // h1-h3 headings and in the text of its links and buttons. Sorted: the
-// phrases that begin with the same two letters are one run (PhraseIndex).
+// phrases that begin with the same two letters are one run (kPhraseIndex).
 constexpr std::string_view kKindPhrases[] = {
     "add to bag", "add to basket", "add to cart", "add to wishlist", "all posts", "answer", "answers", "api",
     "archive", "archives", "asked", "author", "book a demo", "brand", "buy now", "by", "categories", "clear all",
@@ -150,44 +151,34 @@ constexpr std::string_view kKindPhrases[] = {
     "view more", "views", "votes", "wishlist", "write a review",};
 constexpr std::size_t kKindPhraseCount = std::size(kKindPhrases);
 static_assert(kKindPhraseCount == kKindPhraseFeatureCount);
-static_assert(kKindPhraseCount < 256, "PhraseIndex holds a phrase's place in a byte");
-
-constexpr bool phrases_sorted() {
-    for (std::size_t i = 1; i < kKindPhraseCount; ++i) {
-        if (!(kKindPhrases[i - 1] < kKindPhrases[i])) {
-            return false;
-        }
-    }
-    return true;
-}
-static_assert(phrases_sorted(), "PhraseIndex takes the phrases of a letter pair as one run");
 
 constexpr bool is_word_byte(char c) noexcept {
     const auto b = static_cast<unsigned char>(c);
     return b >= 0x80 || (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || c == '_';
 }
 
-// kKindPhrases by their first two letters: sorted, the phrases a pair begins
-// are one run, [begin, begin + count). Every phrase starts with two letters.
-struct PhraseIndex {
-    std::array<std::uint8_t, 26 * 26> begin{};
-    std::array<std::uint8_t, 26 * 26> count{};
+// Sorted words or phrases by their first two letters (kKindPhrases,
+// kPageWords): those a pair begins are one run, [begin, begin + count).
+struct LetterPairRuns {
+    std::array<std::uint16_t, 26 * 26> begin{};
+    std::array<std::uint16_t, 26 * 26> count{};
 };
 
-constexpr PhraseIndex make_phrase_index() {
-    PhraseIndex index;
-    for (std::size_t i = 0; i < kKindPhraseCount; ++i) {
-        if (!is_lower_letter(kKindPhrases[i][0]) || !is_lower_letter(kKindPhrases[i][1])) {
-            throw "every kind phrase starts with two lowercase letters";  // not a constant: the build stops
+constexpr LetterPairRuns make_letter_pair_runs(std::span<const std::string_view> sorted) {
+    LetterPairRuns runs;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        if (sorted[i].size() < 2 || !is_lower_letter(sorted[i][0]) || !is_lower_letter(sorted[i][1]) ||
+            (i > 0 && !(sorted[i - 1] < sorted[i]))) {
+            throw "sorted, each starting with two lowercase letters";  // not a constant: the build stops
         }
-        const std::size_t pair = letter_pair(kKindPhrases[i][0], kKindPhrases[i][1]);
-        if (index.count[pair]++ == 0) {
-            index.begin[pair] = static_cast<std::uint8_t>(i);
+        const std::size_t pair = letter_pair(sorted[i][0], sorted[i][1]);
+        if (runs.count[pair]++ == 0) {
+            runs.begin[pair] = static_cast<std::uint16_t>(i);
         }
     }
-    return index;
+    return runs;
 }
-constexpr PhraseIndex kPhraseIndex = make_phrase_index();
+constexpr LetterPairRuns kPhraseIndex = make_letter_pair_runs(kKindPhrases);
 
 // Whether `phrase` is read in `text` from `pos`, where a word begins, to a
 // word's end: letters ASCII case ignored, each space of the phrase standing
@@ -309,34 +300,13 @@ void for_each_word(std::string_view s, OnWord&& on_word) {
 }
 
 constexpr bool page_words_well_formed() {
-    for (std::size_t i = 0; i < kPageWordCount; ++i) {
-        const std::string_view word = kPageWords[i];
-        if (word.size() < 2 || word.size() > kMaxPageWordLength || (i > 0 && !(kPageWords[i - 1] < word)) ||
-            !std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; })) {
-            return false;
-        }
-    }
-    return true;
+    return std::all_of(kPageWords.begin(), kPageWords.end(), [](std::string_view word) {
+        return word.size() <= kMaxPageWordLength &&
+               std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    });
 }
-static_assert(page_words_well_formed(), "page_words.inc: sorted lowercase words of 2 to kMaxPageWordLength letters");
-
-// kPageWords by their first two letters: sorted, the words a pair begins are
-// one run, [begin, begin + count).
-struct PageWordIndex {
-    std::array<std::uint16_t, 26 * 26> begin{};
-    std::array<std::uint16_t, 26 * 26> count{};
-};
-
-constexpr PageWordIndex make_page_word_index() {
-    PageWordIndex index;
-    for (std::size_t i = kPageWordCount; i-- > 0;) {
-        const std::size_t pair = letter_pair(kPageWords[i][0], kPageWords[i][1]);
-        index.begin[pair] = static_cast<std::uint16_t>(i);
-        ++index.count[pair];
-    }
-    return index;
-}
-constexpr PageWordIndex kPageWordIndex = make_page_word_index();
+static_assert(page_words_well_formed(), "page_words.inc: lowercase words of at most kMaxPageWordLength letters");
+constexpr LetterPairRuns kPageWordIndex = make_letter_pair_runs(kPageWords);
 
 // `word`'s place in kPageWords, or kPageWordCount.
 std::size_t page_word_slot(std::string_view word) noexcept {
