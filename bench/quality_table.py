@@ -8,7 +8,8 @@ strategy in one table, with the fitted models' figures out of fold.
 - trafilatura-dev: snippet F1 over all pages' `with` and `without` snippets,
   as trafilatura's evaluation counts them (bench/quality.cpp);
 - Mozilla's pages: mean token F1 against Readability's expected text, and
-  docs/s on trafilatura-dev, single-threaded (from pith_bench_quality).
+  docs/s on trafilatura-dev, single-threaded (from pith_bench_quality);
+- the answers' page_type against wcxb-dev's types (its accuracy).
 
 auto reads fitted models (the page-type classifier and its judge, fitted on
 wcxb-dev and trafilatura-dev in five folds grouped by domain). Its figures are
@@ -36,16 +37,19 @@ STRATEGIES = ["auto", "readability", "lectito", "fitness"]
 
 
 def wcxb_rows(answers, pages):
-    """{type: [(precision, recall, f1, with found, without found)]}, "all" included."""
+    """{type: [(precision, recall, f1, with found, without found, page_type
+    right)]}, "all" included."""
     rows = collections.defaultdict(list)
     for key, kind, _, truth in pages:
-        text = (answers.get(key) or {}).get("text") or ""
+        answer = answers.get(key) or {}
+        text = answer.get("text") or ""
         low = text.lower()
         with_ = truth.get("with") or []
         without = truth.get("without") or []
         row = wcxb.word_prf(text, truth.get("main_content") or "") + (
             sum(s.lower() in low for s in with_) / len(with_) if with_ else 1.0,
-            sum(s.lower() in low for s in without) / len(without) if without else 0.0)
+            sum(s.lower() in low for s in without) / len(without) if without else 0.0,
+            float(answer.get("page_type") == kind))
         rows[kind].append(row)
         rows["all"].append(row)
     return rows
@@ -92,12 +96,13 @@ def main():
 
     print(f"wcxb-dev: {len(pages)} pages; trafilatura-dev; Mozilla's pages. Word F1 (P, R), snippets found.")
     print(f"{'strategy':<20}{'wcxb F1':>8}{'P':>7}{'R':>7}{'with':>7}{'without':>8}"
-          f"{'traf F1':>9}{'mozilla':>9}{'docs/s':>8}")
+          f"{'traf F1':>9}{'mozilla':>9}{'docs/s':>8}{'page type':>10}")
     for label, (rows, traf, bench) in table.items():
         r = rows["all"]
         print(f"{label:<20}{mean([x[2] for x in r]):>8.3f}{mean([x[0] for x in r]):>7.3f}"
               f"{mean([x[1] for x in r]):>7.3f}{mean([x[3] for x in r]):>7.1%}{mean([x[4] for x in r]):>8.1%}"
-              f"{traf:>9.4f}{bench['mozilla_f1']:>9.4f}{bench['docs_per_second']:>8.1f}")
+              f"{traf:>9.4f}{bench['mozilla_f1']:>9.4f}{bench['docs_per_second']:>8.1f}"
+              f"{mean([x[5] for x in r]):>10.3f}")
     print("\nwcxb-dev word F1 by page type:")
     print(f"{'type':<14}{'pages':>6}" + "".join(f"{label[:18]:>20}" for label in table))
     for kind in ["all"] + wcxb.TYPES:

@@ -11,8 +11,10 @@ Two models, with the same settings:
   - the page-type model, over every feature: the page's layout (its URL, its
     declarations, its structure) and its words (the kind phrases in its
     headings, links and buttons; questions, phone and mail links, e-mail
-    fields; and the page words, each one's uses per 1,000 words of the
-    body, chosen here: see choose_words). Its type is the answer's page_type;
+    fields; the page words, each one's uses per 1,000 words of the body,
+    chosen here: see choose_words; and the seven scores of a naive Bayes
+    model over the body's words, fitted here: see TextModel). Its type is the
+    answer's page_type;
   - the layout model, over the layout features alone: what the extraction
     reads (auto's choice, and the block model, the judge, the confidence and
     the title model, each fitted on its probabilities).
@@ -21,9 +23,10 @@ Everything is fitted in five folds grouped by domain (a domain's pages share a
 fold, chosen by a hash of the domain): the figures printed are out of fold,
 each page classified by the model fitted without its fold. Six models of each
 are written to extractor/src/classify/page_type_model.inc and
-layout_type_model.inc, and the page words to page_words.inc: the one fitted on every page, which pith uses, and the
-five fold models, which the quality bench uses for its out-of-fold figures
-(pith_bench_quality --out-of-fold).
+layout_type_model.inc, and the words pith counts with the text models' tables to
+page_words.inc: the one fitted on every page, which pith uses, and the five fold
+models, which the quality bench uses for its out-of-fold figures
+(pith extract --model-fold, bench/quality_table.py).
 
 usage: /usr/bin/python3 bench/fit/fit_page_model.py [--signals BIN] [--write | --check]
                                                     [--min-accuracy A] [--min-layout-accuracy A]
@@ -187,6 +190,17 @@ FOLDS = 5
 # 0.863, 15 a kind chosen by each kind's share against the others' 0.860 and
 # 0.862, 120 rounds at 0.1 0.864, depth 4 over 100 rounds 0.863. Given each
 # page's own URL as well (--with-urls): 0.856, 0.864 and 0.852.
+# Landed: the text model's seven scores beside them (TextModel: naive Bayes
+# over the words used on 80 domains or more, its training pages' scores from
+# five inner folds), 0.853 -> 0.873 out of fold (the held-aside fold 0: 0.857
+# -> 0.854), and 0.873, 0.870 and 0.870 over three splits (the domains salted
+# with "", "1", "2") against 0.853, 0.866 and 0.857 without. Its words cost a
+# hash lookup each (kWordTable). In Python beforehand (split ""): the words on
+# 40 domains or more 0.878 (three splits 0.870), on 150 0.872 (0.870); Laplace
+# 0.3 0.869 (three splits); the inner folds the outer ones (four of them) 0.867;
+# a multinomial logistic regression in its place (Adam, 150 steps, L2 1) 0.874,
+# 0.871 and 0.870, alone 0.788, for an iterative fit whose weights a check
+# could not reproduce bit for bit. The naive Bayes model alone: 0.677.
 PARAMS = dict(objective="softmax", classes=len(TYPES), rounds=60, max_depth=3, learning_rate=0.2,
               reg_lambda=1.0, min_child_weight=1.0)
 
@@ -275,12 +289,100 @@ def word_matrix(keys, bags, words):
                     dtype=np.float64).reshape(len(keys), len(words))
 
 
-def page_words_text(words):
+# The text model: naive Bayes over the page's words, whose seven scores the
+# page-type model reads beside its features. Each word of the model's
+# vocabulary (used on TEXT_MIN_DOMAINS domains or more of the pages it is
+# fitted on, the name of no site) weighs x = log(1 + its uses per 1,000 words
+# of the body); a type's score is the mean over the page's vocabulary words,
+# weighted by x, of log P(word | type) (Laplace-smoothed sums of x), less the
+# best type's score. The log-probabilities are stored less their mean over
+# the types (which the difference cancels), in hundredths, so that pith and
+# this script compute the same scores. The page-type model's training pages
+# get their scores from text models fitted without their own fold of
+# domains (TEXT_FOLDS, by a hash of the salted domain): a score fitted on a
+# page's own words would be worth more in training than on a new page.
+TEXT_MIN_DOMAINS = 80
+TEXT_FOLDS = 5
+TEXT_SCALE = 100
+
+
+def text_vocabulary(keys, bags, domains, train, excluded):
+    seen_on = collections.defaultdict(set)
+    for i in np.flatnonzero(train):
+        for word in bags[keys[i]][0]:
+            seen_on[word].add(domains[i])
+    return sorted(w for w, on in seen_on.items() if len(on) >= TEXT_MIN_DOMAINS and w not in excluded)
+
+
+def text_weights(keys, bags, words):
+    """x for each page and word of `words` (the text model's inputs)."""
+    return np.log1p(word_matrix(keys, bags, words))
+
+
+def text_table(x, y):
+    """The text model fitted on inputs x of types y: log P(word | type) less
+    its mean over the types, in 1/TEXT_SCALE, a row a word."""
+    sums = np.stack([x[y == t].sum(axis=0) for t in range(len(TYPES))]) + 1.0
+    logp = np.log(sums / sums.sum(axis=1, keepdims=True))
+    return np.round((logp - logp.mean(axis=0)) * TEXT_SCALE).astype(np.int64).T
+
+
+def text_scores(x, table):
+    """The seven scores of pages with inputs x (0 where no word is known)."""
+    weight = x.sum(axis=1, keepdims=True)
+    scores = (x @ (table / float(TEXT_SCALE))) / np.where(weight > 0, weight, 1.0)
+    return scores - scores.max(axis=1, keepdims=True)
+
+
+class TextModel:
+    """A fold's text model: its vocabulary, its table, and the scores of
+    the pages it is fitted on, each from a model fitted without its fold."""
+
+    def __init__(self, keys, bags, y, domains, train, excluded):
+        self.words = text_vocabulary(keys, bags, domains, train, excluded)
+        self.word_set = set(self.words)
+        x = text_weights(keys, bags, self.words)
+        self.table = text_table(x[train], y[train])
+        self.scores = text_scores(x, self.table)
+        inner = group_folds([f"text{domain}" for domain in domains], TEXT_FOLDS)
+        self.training_scores = self.scores.copy()
+        for fold in range(TEXT_FOLDS):
+            fitted_on = train & (inner != fold)
+            held = train & (inner == fold)
+            self.training_scores[held] = text_scores(x[held], text_table(x[fitted_on], y[fitted_on]))
+
+
+def page_words_text(words, feature_words, text_models):
+    """page_words.inc: every word pith counts, the page words' places among
+    them, and the text models' vocabularies and tables."""
+    slot = {word: i for i, word in enumerate(words)}
     lines = ["// Generated by bench/fit/fit_page_model.py --write; do not edit by hand.",
-             f"// The page words: the union of the page-type models' words ({PAGE_WORDS} a model, used on",
-             f"// {MIN_WORD_DOMAINS} domains or more, the name of no site), sorted.",
+             "// Every word the page-type models read, sorted: the page words (the union of the models'",
+             f"// words, {PAGE_WORDS} a model, used on {MIN_WORD_DOMAINS} domains or more, the name of no site)",
+             f"// and the text models' vocabularies (used on {TEXT_MIN_DOMAINS} domains or more).",
              f"inline constexpr std::array<std::string_view, {len(words)}> kPageWords{{"]
     lines += packed_lines((f' "{word}",' for word in words), 116, "   ")
+    lines.append("};")
+    lines.append("// The page words' places in kPageWords, in their features' order.")
+    lines.append(f"inline constexpr std::array<std::uint16_t, {len(feature_words)}> kFeatureWordSlots{{")
+    lines += packed_lines((f" {slot[word]}," for word in feature_words), 116, "   ")
+    lines.append("};")
+    lines.append(f"// The text models: fitted on every page (pith's), then without each fold. Bit m of a")
+    lines.append("// word's mask is set when model m reads it; its weights are log P(word | type) less")
+    lines.append(f"// their mean over the types, in 1/{TEXT_SCALE}, model by model, word by word, type by type.")
+    lines.append(f"inline constexpr std::size_t kTextModels = {len(text_models)};")
+    lines.append(f"inline constexpr double kTextScale = {TEXT_SCALE};")
+    masks = [sum(1 << m for m, model in enumerate(text_models) if word in model.word_set) for word in words]
+    lines.append(f"inline constexpr std::array<std::uint8_t, {len(words)}> kTextWordModels{{")
+    lines += packed_lines((f" {mask}," for mask in masks), 116, "   ")
+    lines.append("};")
+    weights = []
+    for model in text_models:
+        rows = {word: row for word, row in zip(model.words, model.table)}
+        for word in words:
+            weights += [int(v) for v in rows.get(word, [0] * len(TYPES))]
+    lines.append(f"inline constexpr std::array<std::int16_t, {len(weights)}> kTextWeights{{")
+    lines += packed_lines((f" {w}," for w in weights), 116, "   ")
     lines.append("};")
     return "\n".join(lines) + "\n"
 
@@ -308,33 +410,42 @@ def main():
 
     # The page words: each model's, and their union, which pith computes.
     excluded = site_names(corpus, pages)
-    model_words = [choose_words(keys, bags, y, domains, np.ones(len(keys), dtype=bool), excluded)]
-    model_words += [choose_words(keys, bags, y, domains, folds != fold, excluded) for fold in range(FOLDS)]
-    words = sorted(set().union(*model_words))
-    print(f"page words: {len(words)} ({PAGE_WORDS} a model; {len(excluded)} site names left out)")
+    trains = [np.ones(len(keys), dtype=bool)] + [folds != fold for fold in range(FOLDS)]
+    model_words = [choose_words(keys, bags, y, domains, train, excluded) for train in trains]
+    feature_words = sorted(set().union(*model_words))
+    print(f"page words: {len(feature_words)} ({PAGE_WORDS} a model; {len(excluded)} site names left out)")
+    text_models = [TextModel(keys, bags, y, domains, train, excluded) for train in trains]
+    words = sorted(set(feature_words).union(*(model.words for model in text_models)))
+    print(f"text models' vocabularies: {', '.join(str(len(model.words)) for model in text_models)} words; "
+          f"{len(words)} words counted in all")
     word_columns = [i for i, name in enumerate(names) if name.startswith("word:")]
+    text_columns = [i for i, name in enumerate(names) if name.startswith("text:")]
     built = [names[i][len("word:"):] for i in word_columns]
-    W = word_matrix(keys, bags, words)
-    if built == words:  # the build's features are these: they must be what this script computes
-        largest = float(np.abs(X[:, word_columns] - W).max()) if words else 0.0
-        print(f"page-word features: pith's and this script's differ by at most {largest:.3g}")
-        if largest > 1e-9:
+    W = word_matrix(keys, bags, feature_words)
+    if built == feature_words and text_columns:  # the build's features must be what this script computes
+        largest = float(np.abs(X[:, word_columns] - W).max()) if feature_words else 0.0
+        largest_text = float(np.abs(X[:, text_columns] - text_models[0].scores).max())
+        print(f"page-word features: pith's and this script's differ by at most {largest:.3g}; "
+              f"text scores by {largest_text:.3g}")
+        if largest > 1e-9 or largest_text > 1e-9:
             sys.exit("fit_page_model.py: pith computes the page words otherwise than this script")
     else:
         print("page-word features: the build's words are not this fit's (after --write, rebuild and --check)")
-    base = X[:, :len(names) - len(word_columns)]
+    base = X[:, :len(names) - len(word_columns) - len(text_columns)]
     # Each model sees its own words only: the others are zero for it.
-    masks = [np.isin(words, chosen).astype(np.float64) for chosen in model_words]
+    masks = [np.isin(feature_words, chosen).astype(np.float64) for chosen in model_words]
 
     # The layout model reads the features before the first kind phrase.
     layout_count = names.index(FIRST_WORD_FEATURE)
     tables, failures = [], []
     for title, path, columns, bar in [
-            ("page-type model (layout and words)", MODEL_FILE, base.shape[1] + len(words), args.min_accuracy),
+            ("page-type model (layout and words)", MODEL_FILE, base.shape[1] + len(feature_words),
+             args.min_accuracy),
             ("layout model (what the extraction reads)", LAYOUT_MODEL_FILE, layout_count, args.min_layout_accuracy)]:
         if columns > layout_count:
-            models, proba = fit_in_folds(base, y, folds, W, masks)
-            features_of = np.hstack([base, W * masks[0]])
+            columns += len(TYPES)
+            models, proba = fit_in_folds(base, y, folds, W, masks, text_models)
+            features_of = np.hstack([base, W * masks[0], text_models[0].training_scores])
         else:
             models, proba = fit_in_folds(base[:, :columns], y, folds)
             features_of = base[:, :columns]
@@ -362,22 +473,27 @@ def main():
             "Six models: fitted on every page (used by pith), then without each fold."])
         tables.append((path, text, models))
         failures += below(accuracy, bar, f"the {title}'s out-of-fold accuracy")
-    tables.append((PAGE_WORDS_FILE, page_words_text(words), []))
+    tables.append((PAGE_WORDS_FILE, page_words_text(words, feature_words, text_models), []))
     finish_models(tables, args, REPO, failures)
 
 
-def fit_in_folds(X, y, folds, words=None, masks=None):
+def fit_in_folds(X, y, folds, words=None, masks=None, text_models=None):
     """[the model fitted on every page, then one without each fold], and the
     out-of-fold probabilities. With `words`, each model reads them after X
-    times its mask (masks[0] the model on every page's, then each fold's)."""
-    def features(model):
-        return X if words is None else np.hstack([X, words * masks[model]])
+    times its mask (masks[0] the model on every page's, then each fold's),
+    and then its text model's scores (text_models, in the same order)."""
+    def features(model, train):
+        if words is None:
+            return X
+        scores = np.where(train[:, None], text_models[model].training_scores, text_models[model].scores)
+        return np.hstack([X, words * masks[model], scores])
 
-    models = [Booster(**PARAMS).fit(features(0), y)]
+    everything = np.ones(len(y), dtype=bool)
+    models = [Booster(**PARAMS).fit(features(0, everything), y)]
     proba = np.zeros((len(y), len(TYPES)))
     for fold in range(FOLDS):
         train = folds != fold
-        seen = features(fold + 1)
+        seen = features(fold + 1, train)
         booster = Booster(**PARAMS).fit(seen[train], y[train])
         models.append(booster)
         proba[~train] = booster.predict(seen[~train])

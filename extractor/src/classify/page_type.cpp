@@ -2,8 +2,10 @@
 #include "classify/page_type.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -157,8 +159,8 @@ constexpr bool is_word_byte(char c) noexcept {
     return b >= 0x80 || (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || c == '_';
 }
 
-// Sorted words or phrases by their first two letters (kKindPhrases,
-// kPageWords): those a pair begins are one run, [begin, begin + count).
+// Sorted phrases (kKindPhrases) by their first two letters: those a pair
+// begins are one run, [begin, begin + count).
 struct LetterPairRuns {
     std::array<std::uint16_t, 26 * 26> begin{};
     std::array<std::uint16_t, 26 * 26> count{};
@@ -300,24 +302,89 @@ void for_each_word(std::string_view s, OnWord&& on_word) {
 }
 
 constexpr bool page_words_well_formed() {
-    return std::all_of(kPageWords.begin(), kPageWords.end(), [](std::string_view word) {
-        return word.size() <= kMaxPageWordLength &&
-               std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; });
-    });
+    return std::all_of(kPageWords.begin(), kPageWords.end(),
+                       [](std::string_view word) {
+                           return word.size() >= 2 && word.size() <= kMaxPageWordLength &&
+                                  std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+                       }) &&
+           std::adjacent_find(kPageWords.begin(), kPageWords.end(), std::greater_equal<>()) == kPageWords.end();
 }
-static_assert(page_words_well_formed(), "page_words.inc: lowercase words of at most kMaxPageWordLength letters");
-constexpr LetterPairRuns kPageWordIndex = make_letter_pair_runs(kPageWords);
+static_assert(page_words_well_formed(),
+              "page_words.inc: sorted, once each, lowercase words of 2 to kMaxPageWordLength letters");
+// kPageWords by a hash of the word, open-addressed (linear probing) at a
+// load under 0.3: every word of every page is looked up, most in vain, so a
+// lookup costs a hash and one or two probes where a search of the sorted
+// words would compare a few.
+constexpr std::uint32_t word_hash(std::string_view word) {
+    std::uint32_t hash = 2166136261U;  // FNV-1a
+    for (const char c : word) {
+        hash = (hash ^ static_cast<unsigned char>(c)) * 16777619U;
+    }
+    return hash;
+}
+constexpr std::size_t kWordTableSize = std::bit_ceil(kPageWordCount * 2 + 1);
+static_assert(kPageWordCount < 0xFFFF, "page_words.inc: a slot must fit in 16 bits");
+using WordTable = std::array<std::uint16_t, kWordTableSize>;  // kPageWordCount: an empty place
+
+constexpr WordTable make_word_table() {
+    WordTable table{};
+    table.fill(static_cast<std::uint16_t>(kPageWordCount));
+    for (std::size_t slot = 0; slot < kPageWordCount; ++slot) {
+        std::size_t place = word_hash(kPageWords[slot]) & (kWordTableSize - 1);
+        while (table[place] != kPageWordCount) {
+            place = (place + 1) & (kWordTableSize - 1);
+        }
+        table[place] = static_cast<std::uint16_t>(slot);
+    }
+    return table;
+}
+constexpr WordTable kWordTable = make_word_table();
 
 // `word`'s place in kPageWords, or kPageWordCount.
 std::size_t page_word_slot(std::string_view word) noexcept {
-    const std::size_t pair = letter_pair(word[0], word[1]);
-    const std::size_t begin = kPageWordIndex.begin[pair];
-    for (std::size_t i = begin; i < begin + kPageWordIndex.count[pair]; ++i) {
-        if (kPageWords[i] == word) {
-            return i;
+    for (std::size_t place = word_hash(word) & (kWordTableSize - 1); kWordTable[place] != kPageWordCount;
+         place = (place + 1) & (kWordTableSize - 1)) {
+        if (kPageWords[kWordTable[place]] == word) {
+            return kWordTable[place];
         }
     }
     return kPageWordCount;
+}
+
+static_assert(kTextWordModels.size() == kPageWordCount && kTextWeights.size() == kTextModels * kPageWordCount *
+                                                                                    kPageTypeCount,
+              "page_words.inc: a mask for each word, seven weights for each word of each text model");
+
+// The text model's scores of the page whose kPageWords counts are `counts`
+// among `total` words: for each type, the mean over the model's words on
+// the page, weighted by x = log(1 + uses per 1,000 words), of its weight
+// (log P(word | type), less its mean over the types), less the best type's.
+std::array<double, kPageTypeCount> text_scores(std::span<const std::uint32_t, kPageWordCount> counts,
+                                               std::size_t total, int fold) noexcept {
+    const std::size_t model = models::model_for_fold(fold, kTextModels);
+    const auto weights = std::span(kTextWeights).subspan(model * kPageWordCount * kPageTypeCount);
+    std::array<double, kPageTypeCount> scores{};
+    double weight = 0.0;
+    for (std::size_t slot = 0; slot < kPageWordCount; ++slot) {
+        if (counts[slot] == 0 || ((kTextWordModels[slot] >> model) & 1U) == 0) {
+            continue;
+        }
+        const double x = std::log1p(1000.0 * counts[slot] / static_cast<double>(std::max<std::size_t>(total, 1)));
+        weight += x;
+        for (std::size_t type = 0; type < kPageTypeCount; ++type) {
+            scores[type] += x * (weights[slot * kPageTypeCount + type] / kTextScale);
+        }
+    }
+    if (weight > 0.0) {
+        for (double& score : scores) {
+            score /= weight;
+        }
+    }
+    const double best = *std::max_element(scores.begin(), scores.end());
+    for (double& score : scores) {
+        score -= best;
+    }
+    return scores;
 }
 
 // The tags whose counts tell kinds apart.
@@ -362,8 +429,9 @@ enum Feature : std::size_t {
     action_phrases_begin = heading_phrases_begin + kKindPhraseCount,  // and in links and buttons
     question_marks = action_phrases_begin + kKindPhraseCount,
     phone_links, mail_links, email_fields,
-    page_words_begin,  // kPageWordCount uses per 1,000 words
-    feature_end = page_words_begin + kPageWordCount,
+    page_words_begin,  // kFeatureWordCount uses per 1,000 words
+    text_scores_begin = page_words_begin + kFeatureWordCount,  // kPageTypeCount scores
+    feature_end = text_scores_begin + kPageTypeCount,
 };
 static_assert(layout_end == kLayoutFeatureCount, "kLayoutFeatureCount is the layout features' number");
 static_assert(feature_end == kPageTypeFeatureCount, "kPageTypeFeatureCount is the features' number");
@@ -412,10 +480,11 @@ constexpr std::array<std::string_view, kLayoutFeatureCount> make_layout_names() 
 
 // Every feature's name: the layout's, then "heading:PHRASE" and
 // "action:PHRASE" for the kind phrases, then the four counts, then
-// "word:WORD" for the page words. Built once.
+// "word:WORD" for the page words, then "text:TYPE" for the text model's
+// scores. Built once.
 struct FeatureNames {
     std::array<std::string, 2 * kKindPhraseCount> phrase_names;
-    std::array<std::string, kPageWordCount> word_names;
+    std::array<std::string, kFeatureWordCount + kPageTypeCount> word_names;
     std::array<std::string_view, kPageTypeFeatureCount> names{};
 
     FeatureNames() {
@@ -432,8 +501,13 @@ struct FeatureNames {
         names[phone_links] = "phone_links";
         names[mail_links] = "mail_links";
         names[email_fields] = "email_fields";
-        for (std::size_t i = 0; i < kPageWordCount; ++i) {
-            word_names[i] = "word:" + std::string(kPageWords[i]);
+        for (std::size_t i = 0; i < kFeatureWordCount; ++i) {
+            word_names[i] = "word:" + std::string(kPageWords[kFeatureWordSlots[i]]);
+        }
+        for (std::size_t i = 0; i < kPageTypeCount; ++i) {
+            word_names[kFeatureWordCount + i] = "text:" + std::string(page_type_name(static_cast<PageType>(i)));
+        }
+        for (std::size_t i = 0; i < word_names.size(); ++i) {
             names[page_words_begin + i] = word_names[i];
         }
     }
@@ -892,7 +966,7 @@ std::span<const std::string_view, kPageTypeFeatureCount> page_type_feature_names
 }
 
 PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarations& declarations,
-                                    std::string_view url, std::size_t* body_text_length) {
+                                    std::string_view url, std::size_t* body_text_length, int fold) {
     PageTypeFeatures f{};
     url_features(url, f);
     declared_features(declarations, f);
@@ -965,10 +1039,12 @@ PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarat
     f[phone_links] = log_count(walker.phone_link_count);
     f[mail_links] = log_count(walker.mail_link_count);
     f[email_fields] = log_count(walker.email_field_count);
-    for (std::size_t i = 0; i < kPageWordCount; ++i) {
-        f[page_words_begin + i] = 1000.0 * static_cast<double>(walker.page_words[i]) /
+    for (std::size_t i = 0; i < kFeatureWordCount; ++i) {
+        f[page_words_begin + i] = 1000.0 * static_cast<double>(walker.page_words[kFeatureWordSlots[i]]) /
                                   static_cast<double>(std::max<std::size_t>(walker.page_word_total, 1));
     }
+    const auto scores = text_scores(walker.page_words, walker.page_word_total, fold);
+    std::copy(scores.begin(), scores.end(), f.begin() + text_scores_begin);
     return f;
 }
 
@@ -1049,7 +1125,8 @@ std::string_view page_url(const PreparedPage& page, const ExtractOptions& option
 
 void classify(PreparedPage& page, const ExtractOptions& options) {
     const PageTypeFeatures features =
-        page_type_features(page.doc, page.declarations, page_url(page, options), &page.body_text_length);
+        page_type_features(page.doc, page.declarations, page_url(page, options), &page.body_text_length,
+                           options.runtime.model_fold);
     page.page_type = classify_page(features, options.page_type, options.runtime.model_fold);
 }
 

@@ -32,6 +32,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <span>
@@ -50,14 +51,15 @@ namespace pith::extract {
 // kind phrase's count in the headings, then in the links and buttons, then
 // four counts of what asks the reader to act (questions, phone and mail
 // links, e-mail fields), then each page word's uses per 1,000 words of the
-// body's text.
-#include "classify/page_words.inc"  // kPageWords, sorted
+// body's text, then the text model's score of each type.
+#include "classify/page_words.inc"  // kPageWords, sorted; kFeatureWordSlots; the text models
 
 inline constexpr std::size_t kLayoutFeatureCount = 156;
 inline constexpr std::size_t kKindPhraseFeatureCount = 117;
-inline constexpr std::size_t kPageWordCount = kPageWords.size();
+inline constexpr std::size_t kPageWordCount = kPageWords.size();  // every word counted
+inline constexpr std::size_t kFeatureWordCount = kFeatureWordSlots.size();
 inline constexpr std::size_t kPageTypeFeatureCount =
-    kLayoutFeatureCount + 2 * kKindPhraseFeatureCount + 4 + kPageWordCount;
+    kLayoutFeatureCount + 2 * kKindPhraseFeatureCount + 4 + kFeatureWordCount + kPageTypeCount;
 using PageTypeFeatures = std::array<double, kPageTypeFeatureCount>;
 
 // The features' names, in their order (the fitting script and diagnostics
@@ -67,9 +69,11 @@ using PageTypeFeatures = std::array<double, kPageTypeFeatureCount>;
 // The features of the prepared page `doc`, whose URL is `url` (the request's,
 // else the page's canonical one; "" when neither is known). The walk that
 // reads them also measures the body's text as dom::inner_text_length does,
-// into `body_text_length` when given: the confidence step needs it.
+// into `body_text_length` when given: the confidence step needs it. The
+// text model's scores are those of the model for `fold` (as below).
 [[nodiscard]] PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarations& declarations,
-                                                  std::string_view url, std::size_t* body_text_length = nullptr);
+                                                  std::string_view url, std::size_t* body_text_length = nullptr,
+                                                  int fold = -1);
 
 // Every word of the body's text as the page-word features read it, for the
 // fitting script to choose kPageWords from: each word of 2 to

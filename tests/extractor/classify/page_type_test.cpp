@@ -8,6 +8,8 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "dom/inner_text.hpp"
 #include "page/declarations.hpp"
@@ -133,10 +135,13 @@ TEST(PageTypeFeatures, TheLayoutFeaturesComeFirst) {
     const auto names = page_type_feature_names();
     EXPECT_EQ(names[kLayoutFeatureCount - 1], "class_container");
     EXPECT_EQ(names[kLayoutFeatureCount], "heading:add to bag");
-    EXPECT_EQ(names[kPageTypeFeatureCount - kPageWordCount - 1], "email_fields");
-    for (std::size_t i = 0; i < kPageWordCount; ++i) {
-        EXPECT_EQ(names[kPageTypeFeatureCount - kPageWordCount + i], "word:" + std::string(kPageWords[i]));
+    const std::size_t words_begin = kPageTypeFeatureCount - kPageTypeCount - kFeatureWordCount;
+    EXPECT_EQ(names[words_begin - 1], "email_fields");
+    for (std::size_t i = 0; i < kFeatureWordCount; ++i) {
+        EXPECT_EQ(names[words_begin + i], "word:" + std::string(kPageWords[kFeatureWordSlots[i]]));
     }
+    EXPECT_EQ(names[kPageTypeFeatureCount - kPageTypeCount], "text:article");
+    EXPECT_EQ(names[kPageTypeFeatureCount - 1], "text:service");
     EXPECT_EQ(std::count(names.begin(), names.end(), ""), 0);
 }
 
@@ -156,9 +161,9 @@ TEST(PageWords, WordsAreRunsOfLettersLowercasedOthersCountOnlyInTheTotal) {
 }
 
 TEST(PageWords, EachPageWordIsItsUsesPerThousandWordsOfTheBody) {
-    ASSERT_GT(kPageWordCount, 2U);
-    const std::string first(kPageWords[0]);
-    const std::string last(kPageWords[kPageWordCount - 1]);
+    ASSERT_GT(kFeatureWordCount, 2U);
+    const std::string first(kPageWords[kFeatureWordSlots[0]]);
+    const std::string last(kPageWords[kFeatureWordSlots[kFeatureWordCount - 1]]);
     std::string body = "<p>" + first + " " + first + ", " + last + "</p><p>";
     for (int i = 0; i < 37; ++i) {
         body.append(1, 'x').append(std::to_string(i)).append(1, ' ');
@@ -166,9 +171,64 @@ TEST(PageWords, EachPageWordIsItsUsesPerThousandWordsOfTheBody) {
     const PageTypeFeatures f = features_of("<html><body>" + body + "</p></body></html>", "");
     EXPECT_NEAR(feature(f, "word:" + first), 1000.0 * 2 / 40, 1e-12);
     EXPECT_NEAR(feature(f, "word:" + last), 1000.0 * 1 / 40, 1e-12);
-    EXPECT_EQ(feature(f, "word:" + std::string(kPageWords[1])), 0.0);
+    EXPECT_EQ(feature(f, "word:" + std::string(kPageWords[kFeatureWordSlots[1]])), 0.0);
     const PageTypeFeatures empty = features_of("<html><body></body></html>", "");
     EXPECT_EQ(feature(empty, "word:" + first), 0.0);
+}
+
+// The text model's scores, computed here from page_words.inc's table the
+// way fit_page_model.py's text_scores does.
+std::array<double, kPageTypeCount> expected_text_scores(const std::vector<std::pair<std::size_t, int>>& counts,
+                                                        int total, std::size_t model) {
+    std::array<double, kPageTypeCount> scores{};
+    double weight = 0.0;
+    for (const auto& [slot, count] : counts) {
+        if (((kTextWordModels[slot] >> model) & 1U) == 0) {
+            continue;
+        }
+        const double x = std::log1p(1000.0 * count / total);
+        weight += x;
+        for (std::size_t type = 0; type < kPageTypeCount; ++type) {
+            scores[type] += x * kTextWeights[(model * kPageWordCount + slot) * kPageTypeCount + type] / kTextScale;
+        }
+    }
+    const double best = *std::max_element(scores.begin(), scores.end()) / weight;
+    for (double& score : scores) {
+        score = score / weight - best;
+    }
+    return scores;
+}
+
+TEST(PageWords, TheTextScoresAreEachModelsMeanWeightLessTheBestTypes) {
+    // Two words model 0 reads, one of which the model without fold 0 does not.
+    std::size_t shared = kPageWordCount;
+    std::size_t own = kPageWordCount;
+    for (std::size_t slot = 0; slot < kPageWordCount; ++slot) {
+        const unsigned mask = kTextWordModels[slot];
+        shared = shared == kPageWordCount && (mask & 3U) == 3U ? slot : shared;
+        own = own == kPageWordCount && (mask & 3U) == 1U ? slot : own;
+    }
+    ASSERT_LT(shared, kPageWordCount);
+    ASSERT_LT(own, kPageWordCount);
+    const std::string a(kPageWords[shared]);
+    const std::string b(kPageWords[own]);
+    const std::string html = "<html><body><p>" + a + " " + a + " " + b + " x1 x2</p></body></html>";
+    const dom::Document doc = test::parse_or_fail(html);
+    const std::vector<std::pair<std::size_t, int>> counts{{shared, 2}, {own, 1}};
+    for (const auto& [fold, model] : {std::pair{-1, std::size_t{0}}, std::pair{0, std::size_t{1}}}) {
+        const PageTypeFeatures f = page_type_features(doc, read_declarations(doc), "", nullptr, fold);
+        const auto expected = expected_text_scores(counts, 5, model);
+        for (std::size_t type = 0; type < kPageTypeCount; ++type) {
+            const std::string name = "text:" + std::string(page_type_name(static_cast<PageType>(type)));
+            EXPECT_NEAR(feature(f, name), expected[type], 1e-12) << name << " fold " << fold;
+        }
+        EXPECT_EQ(*std::max_element(expected.begin(), expected.end()), 0.0);
+    }
+    // A page without a word the model knows scores every type 0.
+    const PageTypeFeatures none = features_of("<html><body><p>x1 x2</p></body></html>", "");
+    for (std::size_t type = 0; type < kPageTypeCount; ++type) {
+        EXPECT_EQ(none[kPageTypeFeatureCount - kPageTypeCount + type], 0.0);
+    }
 }
 
 TEST(PageType, ProbabilitiesSumToOneAndAForcedTypeIsKept) {
