@@ -351,9 +351,12 @@ std::size_t page_word_slot(std::string_view word) noexcept {
     return kPageWordCount;
 }
 
-static_assert(kTextWordModels.size() == kPageWordCount && kTextWeights.size() == kTextModels * kPageWordCount *
-                                                                                    kPageTypeCount,
-              "page_words.inc: a mask for each word, seven weights for each word of each text model");
+namespace text_model {
+#include "classify/text_model.inc"
+static_assert(kTextWordModels.size() == kPageWordCount &&
+                  kTextWeights.size() == kTextModels * kPageWordCount * kPageTypeCount,
+              "text_model.inc: a mask for each of kPageWords, seven weights for each word of each model: refit");
+}  // namespace text_model
 
 // The text model's scores of the page whose kPageWords counts are `counts`
 // among `total` words: for each type, the mean over the model's words on
@@ -361,6 +364,7 @@ static_assert(kTextWordModels.size() == kPageWordCount && kTextWeights.size() ==
 // (log P(word | type), less its mean over the types), less the best type's.
 std::array<double, kPageTypeCount> text_scores(std::span<const std::uint32_t, kPageWordCount> counts,
                                                std::size_t total, int fold) noexcept {
+    using namespace text_model;
     const std::size_t model = models::model_for_fold(fold, kTextModels);
     const auto weights = std::span(kTextWeights).subspan(model * kPageWordCount * kPageTypeCount);
     std::array<double, kPageTypeCount> scores{};
@@ -484,7 +488,7 @@ constexpr std::array<std::string_view, kLayoutFeatureCount> make_layout_names() 
 // scores. Built once.
 struct FeatureNames {
     std::array<std::string, 2 * kKindPhraseCount> phrase_names;
-    std::array<std::string, kFeatureWordCount + kPageTypeCount> word_names;
+    std::array<std::string, kFeatureWordCount + kPageTypeCount> word_and_score_names;
     std::array<std::string_view, kPageTypeFeatureCount> names{};
 
     FeatureNames() {
@@ -502,13 +506,13 @@ struct FeatureNames {
         names[mail_links] = "mail_links";
         names[email_fields] = "email_fields";
         for (std::size_t i = 0; i < kFeatureWordCount; ++i) {
-            word_names[i] = "word:" + std::string(kPageWords[kFeatureWordSlots[i]]);
+            word_and_score_names[i] = "word:" + std::string(kPageWords[kFeatureWordSlots[i]]);
         }
         for (std::size_t i = 0; i < kPageTypeCount; ++i) {
-            word_names[kFeatureWordCount + i] = "text:" + std::string(page_type_name(static_cast<PageType>(i)));
+            word_and_score_names[kFeatureWordCount + i] = "text:" + std::string(page_type_name(static_cast<PageType>(i)));
         }
-        for (std::size_t i = 0; i < word_names.size(); ++i) {
-            names[page_words_begin + i] = word_names[i];
+        for (std::size_t i = 0; i < word_and_score_names.size(); ++i) {
+            names[page_words_begin + i] = word_and_score_names[i];
         }
     }
 };

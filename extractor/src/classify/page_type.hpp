@@ -52,7 +52,7 @@ namespace pith::extract {
 // four counts of what asks the reader to act (questions, phone and mail
 // links, e-mail fields), then each page word's uses per 1,000 words of the
 // body's text, then the text model's score of each type.
-#include "classify/page_words.inc"  // kPageWords, sorted; kFeatureWordSlots; the text models
+#include "classify/page_words.inc"  // kPageWords, sorted; kFeatureWordSlots
 
 inline constexpr std::size_t kLayoutFeatureCount = 156;
 inline constexpr std::size_t kKindPhraseFeatureCount = 117;

@@ -176,7 +176,14 @@ TEST(PageWords, EachPageWordIsItsUsesPerThousandWordsOfTheBody) {
     EXPECT_EQ(feature(empty, "word:" + first), 0.0);
 }
 
-// The text model's scores, computed here from page_words.inc's table the
+namespace text_model {
+#include "classify/text_model.inc"
+}  // namespace text_model
+using text_model::kTextScale;
+using text_model::kTextWeights;
+using text_model::kTextWordModels;
+
+// The text model's scores, computed here from text_model.inc's table the
 // way fit_page_model.py's text_scores does.
 std::array<double, kPageTypeCount> expected_text_scores(const std::vector<std::pair<std::size_t, int>>& counts,
                                                         int total, std::size_t model) {
