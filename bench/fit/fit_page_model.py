@@ -267,20 +267,30 @@ def site_names(corpus, pages):
     return names
 
 
-def choose_words(keys, bags, y, domains, train, excluded):
-    """The page words of the model fitted on the pages `train` marks."""
-    shares = collections.defaultdict(lambda: np.zeros(len(TYPES)))
-    seen_on = collections.defaultdict(set)
-    for i in np.flatnonzero(train):
-        for word in bags[keys[i]][0]:
-            shares[word][y[i]] += 1
-            seen_on[word].add(domains[i])
-    pages_of_type = np.maximum(np.bincount(y[train], minlength=len(TYPES)), 1)
+class WordUse:
+    """Over the pages `train` marks: for each word, the number of pages of
+    each type that use it and the domains that do."""
+
+    def __init__(self, keys, bags, y, domains, train):
+        self.pages = collections.defaultdict(lambda: np.zeros(len(TYPES)))
+        self.domains = collections.defaultdict(set)
+        for i in np.flatnonzero(train):
+            for word in bags[keys[i]][0]:
+                self.pages[word][y[i]] += 1
+                self.domains[word].add(domains[i])
+        self.pages_of_type = np.maximum(np.bincount(y[train], minlength=len(TYPES)), 1)
+
+    def words_on(self, min_domains, excluded):
+        """The words used on `min_domains` domains or more, none of them `excluded`."""
+        return [w for w, on in self.domains.items() if len(on) >= min_domains and w not in excluded]
+
+
+def choose_words(use, excluded):
+    """The page words of the model fitted on the pages of `use`."""
     scored = []
-    for word, counts in shares.items():
-        if len(seen_on[word]) >= MIN_WORD_DOMAINS and word not in excluded:
-            share = counts / pages_of_type
-            scored.append((-(share.max() - share.min()), word))
+    for word in use.words_on(MIN_WORD_DOMAINS, excluded):
+        share = use.pages[word] / use.pages_of_type
+        scored.append((-(share.max() - share.min()), word))
     return sorted(word for _, word in sorted(scored)[:PAGE_WORDS])
 
 
@@ -307,14 +317,6 @@ TEXT_FOLDS = 5
 TEXT_SCALE = 100
 
 
-def text_vocabulary(keys, bags, domains, train, excluded):
-    seen_on = collections.defaultdict(set)
-    for i in np.flatnonzero(train):
-        for word in bags[keys[i]][0]:
-            seen_on[word].add(domains[i])
-    return sorted(w for w, on in seen_on.items() if len(on) >= TEXT_MIN_DOMAINS and w not in excluded)
-
-
 def text_weights(keys, bags, words):
     """x for each page and word of `words` (the text model's inputs)."""
     return np.log1p(word_matrix(keys, bags, words))
@@ -339,8 +341,8 @@ class TextModel:
     """A fold's text model: its vocabulary, its table, and the scores of
     the pages it is fitted on, each from a model fitted without its fold."""
 
-    def __init__(self, keys, bags, y, domains, train, excluded):
-        self.words = text_vocabulary(keys, bags, domains, train, excluded)
+    def __init__(self, keys, bags, y, domains, train, use, excluded):
+        self.words = sorted(use.words_on(TEXT_MIN_DOMAINS, excluded))
         self.word_set = set(self.words)
         x = text_weights(keys, bags, self.words)
         self.table = text_table(x[train], y[train])
@@ -419,10 +421,11 @@ def main():
     # The page words: each model's, and their union, which pith computes.
     excluded = site_names(corpus, pages)
     trains = [np.ones(len(keys), dtype=bool)] + [folds != fold for fold in range(FOLDS)]
-    model_words = [choose_words(keys, bags, y, domains, train, excluded) for train in trains]
+    uses = [WordUse(keys, bags, y, domains, train) for train in trains]
+    model_words = [choose_words(use, excluded) for use in uses]
     feature_words = sorted(set().union(*model_words))
     print(f"page words: {len(feature_words)} ({PAGE_WORDS} a model; {len(excluded)} site names left out)")
-    text_models = [TextModel(keys, bags, y, domains, train, excluded) for train in trains]
+    text_models = [TextModel(keys, bags, y, domains, train, use, excluded) for train, use in zip(trains, uses)]
     words = sorted(set(feature_words).union(*(model.words for model in text_models)))
     print(f"text models' vocabularies: {', '.join(str(len(model.words)) for model in text_models)} words; "
           f"{len(words)} words counted in all")

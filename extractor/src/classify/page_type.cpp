@@ -358,6 +358,11 @@ static_assert(kTextWordModels.size() == kPageWordCount &&
               "text_model.inc: a mask for each of kPageWords, seven weights for each word of each model: refit");
 }  // namespace text_model
 
+// A word's `count` uses among a page's `total` words, per 1,000 words.
+double per_thousand_words(std::uint32_t count, std::size_t total) noexcept {
+    return 1000.0 * static_cast<double>(count) / static_cast<double>(std::max<std::size_t>(total, 1));
+}
+
 // The text model's scores of the page whose kPageWords counts are `counts`
 // among `total` words: for each type, the mean over the model's words on
 // the page, weighted by x = log(1 + uses per 1,000 words), of its weight
@@ -373,7 +378,7 @@ std::array<double, kPageTypeCount> text_scores(std::span<const std::uint32_t, kP
         if (counts[slot] == 0 || ((kTextWordModels[slot] >> model) & 1U) == 0) {
             continue;
         }
-        const double x = std::log1p(1000.0 * counts[slot] / static_cast<double>(std::max<std::size_t>(total, 1)));
+        const double x = std::log1p(per_thousand_words(counts[slot], total));
         weight += x;
         for (std::size_t type = 0; type < kPageTypeCount; ++type) {
             scores[type] += x * (weights[slot * kPageTypeCount + type] / kTextScale);
@@ -509,7 +514,8 @@ struct FeatureNames {
             word_and_score_names[i] = "word:" + std::string(kPageWords[kFeatureWordSlots[i]]);
         }
         for (std::size_t i = 0; i < kPageTypeCount; ++i) {
-            word_and_score_names[kFeatureWordCount + i] = "text:" + std::string(page_type_name(static_cast<PageType>(i)));
+            word_and_score_names[kFeatureWordCount + i] =
+                "text:" + std::string(page_type_name(static_cast<PageType>(i)));
         }
         for (std::size_t i = 0; i < word_and_score_names.size(); ++i) {
             names[page_words_begin + i] = word_and_score_names[i];
@@ -1044,8 +1050,8 @@ PageTypeFeatures page_type_features(const dom::Document& doc, const PageDeclarat
     f[mail_links] = log_count(walker.mail_link_count);
     f[email_fields] = log_count(walker.email_field_count);
     for (std::size_t i = 0; i < kFeatureWordCount; ++i) {
-        f[page_words_begin + i] = 1000.0 * static_cast<double>(walker.page_words[kFeatureWordSlots[i]]) /
-                                  static_cast<double>(std::max<std::size_t>(walker.page_word_total, 1));
+        f[page_words_begin + i] =
+            per_thousand_words(walker.page_words[kFeatureWordSlots[i]], walker.page_word_total);
     }
     const auto scores = text_scores(walker.page_words, walker.page_word_total, fold);
     std::copy(scores.begin(), scores.end(), f.begin() + text_scores_begin);
